@@ -1,0 +1,9 @@
+/**
+ * Geometry, projection, display math, geodesy and units for the map server.
+ * Pure functions, no I/O.
+ *
+ * @module
+ */
+export * from "./units.ts";
+export * from "./display.ts";
+export * from "./projection.ts";
