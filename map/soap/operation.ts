@@ -1,0 +1,78 @@
+/**
+ * The contract between the SOAP layer and the operations: a handler gets
+ * the decoded request (plain objects, see the team-brief convention) and
+ * returns the children of the response element in the same convention.
+ *
+ * @module
+ */
+import type { Extent, FieldInfo, LayerGeometryType } from "../types.ts";
+import type { FeatureSource } from "../sources/source.ts";
+
+/**
+ * The parts of a map service (map/document, geo engineer) the SOAP layer
+ * relies on. Structural, so the document module's richer type fits it.
+ */
+export interface MapService {
+  name: string;
+  description: string;
+  maps: MapFrame[];
+  defaultMapName: string;
+}
+
+/** One map (data frame) of a service, as the SOAP layer sees it. */
+export interface MapFrame {
+  name: string;
+  description: string;
+  wkid: number;
+  fullExtent: Extent;
+  initialExtent: Extent;
+  units: string;
+  backgroundColor: [number, number, number];
+  layers: MapLayer[];
+}
+
+/** One layer of a map, as the SOAP layer sees it. */
+export interface MapLayer {
+  id: number;
+  name: string;
+  description: string;
+  source: FeatureSource;
+  geometryType: LayerGeometryType;
+  fields: FieldInfo[];
+  displayField: string;
+  visible: boolean;
+  minScale: number;
+  maxScale: number;
+  definitionExpression: string;
+  hyperlinkField?: string;
+}
+
+/** What every operation may use besides its request. */
+export interface OperationContext {
+  /** The map service the request was sent to. */
+  service: MapService;
+  /** Absolute endpoint URL of the service (`.../arcgis/services/<Name>/MapServer`). */
+  serviceUrl: string;
+  /** Namespace of the request; responses are written in it. */
+  namespace: string;
+  /** Public base URL of the output directory (images returned by URL). */
+  outputUrl: string;
+  /** File-system directory behind `outputUrl`. */
+  outputDir: string;
+}
+
+/**
+ * One SOAP operation.
+ *
+ * @example
+ * ```ts
+ * const getMapCount: OperationHandler = (_req, ctx) => ({ Result: ctx.service.maps.length });
+ * ```
+ */
+export type OperationHandler = (
+  req: Record<string, unknown>,
+  ctx: OperationContext,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/** Operation name (request element local name) -> handler. */
+export type OperationTable = Readonly<Record<string, OperationHandler>>;

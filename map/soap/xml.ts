@@ -1,0 +1,200 @@
+/**
+ * A small, namespace-aware, non-validating XML reader for SOAP envelopes,
+ * built on `saxes`. It produces a light element tree and refuses whatever
+ * could make a request cost more than its size: DTDs (and with them entity
+ * declarations and external entities), bodies over a size limit, nesting
+ * over a depth limit, too many elements or attributes. Only the five
+ * predefined entities and character references are expanded.
+ *
+ * @module
+ */
+import { SaxesParser, type SaxesTagNS } from "saxes";
+import { SoapFault } from "./fault.ts";
+
+/** The XML Schema instance namespace (`xsi:type`, `xsi:nil`). */
+export const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
+
+/** A namespace-qualified name; `ns` is "" for unqualified names. */
+export interface QName {
+  ns: string;
+  local: string;
+}
+
+/** One attribute with its resolved namespace. */
+export interface XmlAttribute {
+  ns: string;
+  local: string;
+  value: string;
+}
+
+/** One element of the parsed tree. */
+export interface XmlElement {
+  /** Namespace URI ("" when unqualified). */
+  ns: string;
+  local: string;
+  attrs: XmlAttribute[];
+  children: XmlElement[];
+  /** Concatenated character data directly inside this element (CDATA included). */
+  text: string;
+  /** `xsi:type`, its QName resolved against the bindings in scope. */
+  xsiType?: QName;
+  /** `xsi:nil="true"` (or "1"). */
+  nil: boolean;
+}
+
+/** Resource limits of one parse. */
+export interface XmlLimits {
+  /** Maximum document length in UTF-16 code units (default 10 MiB). */
+  maxLength: number;
+  /** Maximum element nesting depth (default 64). */
+  maxDepth: number;
+  /** Maximum number of elements (default 500,000). */
+  maxElements: number;
+  /** Maximum attributes on one element (default 64). */
+  maxAttributes: number;
+}
+
+/** The default limits. */
+export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
+  maxLength: 10 * 1024 * 1024,
+  maxDepth: 64,
+  maxElements: 500_000,
+  maxAttributes: 64,
+});
+
+/** Thrown inside saxes handlers to stop the parse; turned into a fault. */
+class Refusal extends Error {}
+
+/**
+ * Parses `text` into an element tree and returns the root element.
+ * Throws a `SoapFault("Client", ...)` for malformed or refused input.
+ *
+ * @example
+ * ```ts
+ * const root = parseXml('<a:E xmlns:a="urn:x"><B>1</B></a:E>');
+ * root.ns; // "urn:x"
+ * root.children[0].text; // "1"
+ * ```
+ */
+export function parseXml(text: string, limits: Partial<XmlLimits> = {}): XmlElement {
+  const lim: XmlLimits = { ...DEFAULT_XML_LIMITS, ...limits };
+  if (text.length > lim.maxLength) {
+    throw new SoapFault(
+      "Client",
+      `The request body is larger than the limit of ${lim.maxLength} characters.`,
+      { Limit: lim.maxLength },
+    );
+  }
+  // Refuse DTDs before saxes reads them: it would scan the whole internal subset first.
+  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
+    throw refused("Document type declarations (DOCTYPE, ENTITY) are not allowed in SOAP messages.");
+  }
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+  let elements = 0;
+  let attributes = 0;
+
+  parser.on("doctype", () => {
+    throw new Refusal("Document type declarations are not allowed in SOAP messages.");
+  });
+  parser.on("opentagstart", () => {
+    attributes = 0;
+    if (++elements > lim.maxElements) {
+      throw new Refusal(`The request has more than ${lim.maxElements} elements.`);
+    }
+    if (stack.length >= lim.maxDepth) {
+      throw new Refusal(`The request nests elements deeper than ${lim.maxDepth} levels.`);
+    }
+  });
+  parser.on("attribute", () => {
+    if (++attributes > lim.maxAttributes) {
+      throw new Refusal(`An element has more than ${lim.maxAttributes} attributes.`);
+    }
+  });
+  parser.on("opentag", (tag: SaxesTagNS) => {
+    const el = makeElement(tag, parser);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(el);
+    else root = el;
+    stack.push(el);
+  });
+  parser.on("closetag", () => {
+    stack.pop();
+  });
+  parser.on("text", (t: string) => {
+    const top = stack[stack.length - 1];
+    if (top) top.text += t;
+  });
+  parser.on("cdata", (t: string) => {
+    const top = stack[stack.length - 1];
+    if (top) top.text += t;
+  });
+
+  try {
+    parser.write(text).close();
+  } catch (e) {
+    if (e instanceof SoapFault) throw e;
+    if (e instanceof Refusal) throw refused(e.message);
+    throw new SoapFault(
+      "Client",
+      `The request is not well-formed XML: ${cleanSaxesMessage(e)}`,
+    );
+  }
+  if (!root) throw new SoapFault("Client", "The request body contains no XML element.");
+  return root;
+}
+
+function refused(message: string): SoapFault {
+  return new SoapFault("Client", `The request was refused: ${message}`);
+}
+
+function cleanSaxesMessage(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  // saxes prefixes messages with "undefined:line:col: "; keep the readable part.
+  return msg.replace(/^[^:]*:\d+:\d+: /, "").slice(0, 300);
+}
+
+function makeElement(tag: SaxesTagNS, parser: SaxesParser<{ xmlns: true }>): XmlElement {
+  const attrs: XmlAttribute[] = [];
+  let xsiType: QName | undefined;
+  let nil = false;
+  for (const a of Object.values(tag.attributes)) {
+    // Namespace declarations are bookkeeping, not data.
+    if (a.uri === "http://www.w3.org/2000/xmlns/") continue;
+    attrs.push({ ns: a.uri, local: a.local, value: a.value });
+    if (a.uri === XSI_NS) {
+      if (a.local === "type") xsiType = resolveQName(a.value, parser);
+      else if (a.local === "nil") nil = a.value.trim() === "true" || a.value.trim() === "1";
+    }
+  }
+  return { ns: tag.uri, local: tag.local, attrs, children: [], text: "", xsiType, nil };
+}
+
+/** Resolves `prefix:local` (or `local`, in the default namespace) against the bindings in scope. */
+function resolveQName(value: string, parser: SaxesParser<{ xmlns: true }>): QName {
+  const v = value.trim();
+  const colon = v.indexOf(":");
+  if (colon < 0) return { ns: parser.resolve("") ?? "", local: v };
+  const prefix = v.slice(0, colon);
+  const ns = parser.resolve(prefix);
+  if (ns === undefined) {
+    throw new Refusal(`xsi:type "${v}" uses the undeclared namespace prefix "${prefix}".`);
+  }
+  return { ns, local: v.slice(colon + 1) };
+}
+
+/** Child elements of `el` with the given local name (any namespace). */
+export function childrenNamed(el: XmlElement, local: string): XmlElement[] {
+  return el.children.filter((c) => c.local === local);
+}
+
+/** First child element of `el` with the given local name (any namespace), if any. */
+export function childNamed(el: XmlElement, local: string): XmlElement | undefined {
+  return el.children.find((c) => c.local === local);
+}
+
+/** Attribute value by namespace and local name. */
+export function attribute(el: XmlElement, ns: string, local: string): string | undefined {
+  return el.attrs.find((a) => a.ns === ns && a.local === local)?.value;
+}
