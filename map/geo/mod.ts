@@ -7,3 +7,4 @@
 export * from "./units.ts";
 export * from "./display.ts";
 export * from "./projection.ts";
+export * from "./geodesic.ts";
