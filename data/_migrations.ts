@@ -1,0 +1,154 @@
+/**
+ * Schema migrations, applied in order; `PRAGMA user_version` records how many ran.
+ *
+ * Never edit a migration that has shipped: append a new one.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** Each entry moves the schema from version i to i + 1. */
+const MIGRATIONS: readonly string[] = [
+  // 1: the catalogue.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  INSERT INTO meta (key, value) VALUES ('revision', '0'), ('last_modified', '');
+
+  CREATE TABLE agency (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    published INTEGER NOT NULL DEFAULT 1,
+    title TEXT NOT NULL,
+    inn TEXT NOT NULL
+  );
+
+  -- seq: dense 1..n position among published rows in id order (NULL when not
+  -- published), so deep pages in the default order are an index range, not an OFFSET.
+  CREATE TABLE vacancy (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    published INTEGER NOT NULL,
+    seq INTEGER,
+    title TEXT NOT NULL,
+    agency_id INTEGER NOT NULL,
+    agency_title TEXT NOT NULL,
+    group_id INTEGER NOT NULL,
+    group_title TEXT NOT NULL,
+    status_id INTEGER NOT NULL,
+    salary_from REAL,
+    salary_to REAL,
+    publish_date TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX vacancy_seq ON vacancy (seq);
+  CREATE INDEX vacancy_agency ON vacancy (agency_id, seq);
+  CREATE INDEX vacancy_group ON vacancy (group_id, seq);
+  CREATE INDEX vacancy_status ON vacancy (status_id, seq);
+  CREATE INDEX vacancy_publish_date ON vacancy (publish_date, seq);
+  CREATE INDEX vacancy_created_at ON vacancy (created_at, seq);
+  CREATE INDEX vacancy_updated_at ON vacancy (updated_at, seq);
+  CREATE INDEX vacancy_title ON vacancy (title, seq);
+  CREATE INDEX vacancy_salary_from ON vacancy (salary_from, seq);
+  CREATE INDEX vacancy_salary_to ON vacancy (salary_to, seq);
+
+  CREATE TABLE vacancy_industry (
+    industry_id INTEGER NOT NULL,
+    vacancy_id INTEGER NOT NULL,
+    PRIMARY KEY (industry_id, vacancy_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX vacancy_industry_vacancy ON vacancy_industry (vacancy_id);
+
+  CREATE TABLE competition (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    published INTEGER NOT NULL,
+    seq INTEGER,
+    title TEXT NOT NULL,
+    agency_id INTEGER NOT NULL,
+    agency_title TEXT NOT NULL,
+    group_id INTEGER NOT NULL,
+    group_title TEXT NOT NULL,
+    status_id INTEGER NOT NULL,
+    competition_type TEXT NOT NULL,
+    publish_date TEXT NOT NULL,
+    reception_finished TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    lat REAL,
+    lon REAL,
+    address_text TEXT NOT NULL,
+    site_link TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX competition_seq ON competition (seq);
+  CREATE INDEX competition_agency ON competition (agency_id, seq);
+  CREATE INDEX competition_group ON competition (group_id, seq);
+  CREATE INDEX competition_status ON competition (status_id, seq);
+  CREATE INDEX competition_publish_date ON competition (publish_date, seq);
+  CREATE INDEX competition_reception_finished ON competition (reception_finished, seq);
+  CREATE INDEX competition_created_at ON competition (created_at, seq);
+  CREATE INDEX competition_updated_at ON competition (updated_at, seq);
+  CREATE INDEX competition_title ON competition (title, seq);
+
+  CREATE TABLE competition_industry (
+    industry_id INTEGER NOT NULL,
+    competition_id INTEGER NOT NULL,
+    PRIMARY KEY (industry_id, competition_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX competition_industry_competition ON competition_industry (competition_id);
+
+  CREATE VIRTUAL TABLE competition_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
+
+  CREATE TABLE change_log (
+    seq INTEGER PRIMARY KEY,
+    collection TEXT NOT NULL,
+    record_id INTEGER NOT NULL,
+    lat REAL,
+    lon REAL,
+    old_lat REAL,
+    old_lon REAL,
+    changed_at TEXT NOT NULL
+  );
+
+  -- Stemmed, de-duplicated tokens of published records only; rowid = record id.
+  CREATE VIRTUAL TABLE vacancy_fts USING fts5 (
+    body, content = '', contentless_delete = 1, detail = 'none', tokenize = 'ascii'
+  );
+  CREATE VIRTUAL TABLE competition_fts USING fts5 (
+    body, content = '', contentless_delete = 1, detail = 'none', tokenize = 'ascii'
+  );
+  `,
+];
+
+/** The schema version this code reads and writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Reads `PRAGMA user_version`. */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  return row.user_version;
+}
+
+/**
+ * Brings the schema up to {@linkcode SCHEMA_VERSION}, each step in its own
+ * transaction so a failed step leaves the previous version intact.
+ */
+export function migrate(db: DatabaseSync): void {
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `The database has schema version ${current}, newer than this program's ${SCHEMA_VERSION}; upgrade the program.`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(MIGRATIONS[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec("COMMIT");
+    } catch (err) {
+      db.exec("ROLLBACK");
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * SQL for list requests: filters, search, ordering and pagination, always with
+ * bound parameters. Pure: builds text and parameters, runs nothing.
+ *
+ * @module
+ */
+import type { SQLInputValue } from "node:sqlite";
+import type { ListCollection, OrderField } from "./collections.ts";
+import { COLLECTIONS } from "./collections.ts";
+import { boundingBoxes } from "./_geo.ts";
+import { ftsQuery } from "./_text.ts";
+
+/** One ordering term: `{ field: "publish_date", desc: true }` is `-publish_date`. */
+export interface OrderTerm {
+  field: OrderField;
+  desc: boolean;
+}
+
+/** A circle on the Earth for the `near` filter. */
+export interface Near {
+  lat: number;
+  lon: number;
+  radiusKm: number;
+}
+
+/**
+ * A list request. Every filter is optional; filters a collection does not have
+ * (see `COLLECTIONS[c].filters`) are ignored.
+ */
+export interface ListQuery {
+  /** 1-based page number; default 1. */
+  page?: number;
+  /** Records per page, 1..100; default 10. */
+  pageSize?: number;
+  /** Ordering terms, applied in order, then id ascending; default id ascending. */
+  ordering?: OrderTerm[];
+  /** Agency ids (any of). */
+  agency?: number[];
+  /** Group-of-positions ids (any of). */
+  group?: number[];
+  /** Industry ids (records having any of them). */
+  industry?: number[];
+  /** Status ids (any of). */
+  status?: number[];
+  /** Vacancies: salary range reaches at least this (overlap semantics). */
+  salaryMin?: number;
+  /** Vacancies: salary range starts at or below this (overlap semantics). */
+  salaryMax?: number;
+  /** publish_date >= this (YYYY-MM-DD). */
+  publishDateFrom?: string;
+  /** publish_date <= this (YYYY-MM-DD). */
+  publishDateTo?: string;
+  /** Competitions: document_reception_finished >= this (YYYY-MM-DD). */
+  deadlineFrom?: string;
+  /** Competitions: document_reception_finished <= this (YYYY-MM-DD). */
+  deadlineTo?: string;
+  /** Competitions: reception coordinates within this circle. */
+  near?: Near;
+  /** Full-text search value, DRF SearchFilter style. */
+  search?: string;
+}
+
+/** Default and maximum page sizes (DRF `PAGE_SIZE = 10`, `max_page_size = 100`). */
+export const DEFAULT_PAGE_SIZE = 10;
+/** Largest page size honoured; larger requests are clamped. */
+export const MAX_PAGE_SIZE = 100;
+
+/** SQL of one list request. */
+export interface ListSql {
+  /** `SELECT count(*) ...` */
+  count: string;
+  /** `SELECT v.doc ... LIMIT ? OFFSET ?` (limit and offset are the last two params). */
+  page: string;
+  params: SQLInputValue[];
+  limit: number;
+  offset: number;
+  /** True when nothing filters the list and ordering is the default. */
+  plain: boolean;
+}
+
+const COLUMN: Record<OrderField, string> = {
+  publish_date: "v.publish_date",
+  created_at: "v.created_at",
+  updated_at: "v.updated_at",
+  salary_from: "v.salary_from",
+  title: "v.title",
+  id: "v.seq",
+};
+
+function placeholders(n: number): string {
+  return Array(n).fill("?").join(", ");
+}
+
+/** Normalized page size: default for missing/invalid, clamped to the maximum. */
+export function pageSizeOf(q: ListQuery): number {
+  const n = q.pageSize;
+  if (n === undefined || !Number.isInteger(n) || n < 1) return DEFAULT_PAGE_SIZE;
+  return Math.min(n, MAX_PAGE_SIZE);
+}
+
+/** Normalized 1-based page number. */
+export function pageOf(q: ListQuery): number {
+  const n = q.page;
+  if (n === undefined) return 1;
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`Invalid page number: ${n}.`);
+  return n;
+}
+
+function orderBy(collection: ListCollection, terms: readonly OrderTerm[], search: boolean) {
+  const allowed = COLLECTIONS[collection].ordering;
+  const parts: string[] = [];
+  const seen = new Set<OrderField>();
+  for (const t of terms) {
+    if (!allowed.includes(t.field) || seen.has(t.field)) continue;
+    seen.add(t.field);
+    const col = t.field === "id" && search ? "f.rowid" : COLUMN[t.field];
+    // SQLite sorts NULL first ascending and last descending; nulls go last in both.
+    if (t.field === "salary_from" && !t.desc) parts.push(`${col} IS NULL`, col);
+    else parts.push(t.desc ? `${col} DESC` : col);
+    if (t.field === "id") break; // id is unique: later terms cannot matter
+  }
+  const tiebreak = search ? "f.rowid" : "v.seq";
+  if (!seen.has("id")) parts.push(tiebreak);
+  return { sql: parts.join(", "), isDefault: parts.length === 1 && parts[0] === tiebreak };
+}
+
+/** Builds the SQL of a list request. */
+export function buildList(collection: ListCollection, q: ListQuery): ListSql {
+  const info = COLLECTIONS[collection];
+  const t = info.table;
+  const has = (f: string) => (info.filters as readonly string[]).includes(f);
+  const where: string[] = ["v.seq IS NOT NULL"];
+  const params: SQLInputValue[] = [];
+
+  const inList = (column: string, ids: number[] | undefined) => {
+    if (!ids?.length) return;
+    where.push(`${column} IN (${placeholders(ids.length)})`);
+    params.push(...ids);
+  };
+  inList("v.agency_id", q.agency);
+  inList("v.group_id", q.group);
+  inList("v.status_id", q.status);
+  if (q.industry?.length) {
+    where.push(
+      `v.id IN (SELECT ${t}_id FROM ${t}_industry WHERE industry_id IN (${
+        placeholders(q.industry.length)
+      }))`,
+    );
+    params.push(...q.industry);
+  }
+  if (has("salary_min") && (q.salaryMin !== undefined || q.salaryMax !== undefined)) {
+    where.push("NOT (v.salary_from IS NULL AND v.salary_to IS NULL)");
+    if (q.salaryMin !== undefined) {
+      where.push("(v.salary_to IS NULL OR v.salary_to >= ?)");
+      params.push(q.salaryMin);
+    }
+    if (q.salaryMax !== undefined) {
+      where.push("(v.salary_from IS NULL OR v.salary_from <= ?)");
+      params.push(q.salaryMax);
+    }
+  }
+  if (q.publishDateFrom !== undefined) {
+    where.push("v.publish_date >= ?");
+    params.push(q.publishDateFrom);
+  }
+  if (q.publishDateTo !== undefined) {
+    where.push("v.publish_date <= ?");
+    params.push(q.publishDateTo);
+  }
+  if (has("deadline_from") && q.deadlineFrom !== undefined) {
+    where.push("v.reception_finished >= ?");
+    params.push(q.deadlineFrom);
+  }
+  if (has("deadline_to") && q.deadlineTo !== undefined) {
+    where.push("v.reception_finished <= ?");
+    params.push(q.deadlineTo);
+  }
+  if (has("near") && q.near) {
+    const { lat, lon, radiusKm } = q.near;
+    const boxes = boundingBoxes(lat, lon, radiusKm);
+    const boxSql = boxes.map(() =>
+      "(min_lon <= ? AND max_lon >= ? AND min_lat <= ? AND max_lat >= ?)"
+    )
+      .join(" OR ");
+    where.push(`v.id IN (SELECT id FROM competition_rtree WHERE ${boxSql})`);
+    for (const [minLon, maxLon, minLat, maxLat] of boxes) {
+      params.push(maxLon, minLon, maxLat, minLat);
+    }
+    where.push("haversine_km(v.lat, v.lon, ?, ?) <= ?");
+    params.push(lat, lon, radiusKm);
+  }
+
+  let from = `${t} AS v`;
+  const match = q.search !== undefined ? ftsQuery(q.search) : null;
+  if (match !== null) {
+    // FTS drives the join: it yields matching rowids in id order, cheaply.
+    from = `${t}_fts AS f CROSS JOIN ${t} AS v ON v.id = f.rowid`;
+    where.unshift(`f.${t}_fts MATCH ?`);
+    params.unshift(match);
+  }
+  const order = orderBy(collection, q.ordering ?? [], match !== null);
+  const size = pageSizeOf(q);
+  const offset = (pageOf(q) - 1) * size;
+  const whereSql = where.join(" AND ");
+  return {
+    count: `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,
+    page:
+      `SELECT v.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    params,
+    limit: size,
+    offset,
+    plain: where.length === 1 && match === null && order.isDefault,
+  };
+}

@@ -1,0 +1,363 @@
+/**
+ * The one write path: every record (import, sync, demo data) goes through
+ * {@linkcode CatalogWriter}, which renders the doc, fills the indexed columns,
+ * the industry join tables, the search index, the R*Tree and the change log.
+ *
+ * The caller owns the transaction; `finish()` must run inside it.
+ *
+ * @module
+ */
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
+import type { Agency, Competition, Vacancy } from "./schemas.ts";
+import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
+import { htmlToText, indexBody } from "./_text.ts";
+
+/** What a `put` did. */
+export type PutOutcome = "inserted" | "updated" | "unchanged";
+
+/** Counters of one write session. */
+export interface WriteStats {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+type Table = "vacancy" | "competition";
+
+interface OldRow {
+  doc: string;
+  published: number;
+  seq: number | null;
+  lat?: number | null;
+  lon?: number | null;
+}
+
+/** Per-table bookkeeping of dense `seq` numbers. */
+interface SeqState {
+  maxId: number;
+  maxSeq: number;
+  /** Smallest id whose published state changed out of append order; renumber from here. */
+  renumberFrom: number | null;
+}
+
+function isPublished(r: { is_public: boolean; is_removed: boolean }): boolean {
+  return r.is_public && !r.is_removed;
+}
+
+function coordinate(s: string): number | null {
+  if (s === "") return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+function money(s: string | null): number | null {
+  return s === null ? null : Number(s);
+}
+
+function vacancySearchTexts(v: Vacancy): string[] {
+  return [
+    v.title,
+    v.experience_upgo,
+    v.experience_text,
+    v.education,
+    htmlToText(v.professions),
+    v.explanation_requirements,
+    htmlToText(v.job_responsibilities),
+    htmlToText(v.requirements_for_knowledge),
+    htmlToText(v.requirements_for_skills),
+    htmlToText(v.additional_info),
+  ];
+}
+
+function competitionSearchTexts(c: Competition): string[] {
+  return [
+    c.title,
+    c.experience_upgo,
+    c.experience_text,
+    c.experience_addition_info,
+    c.education,
+    htmlToText(c.professions),
+    c.explanation_requirements,
+    htmlToText(c.job_responsibilities),
+    htmlToText(c.requirements_for_knowledge),
+    htmlToText(c.requirements_for_skills),
+    htmlToText(c.additional_info),
+    htmlToText(c.document_reception_address),
+    htmlToText(c.competition_procedure),
+  ];
+}
+
+/** Writes validated records into the catalogue. Create one per transaction. */
+export class CatalogWriter {
+  readonly stats: WriteStats = { inserted: 0, updated: 0, unchanged: 0 };
+  readonly #db: DatabaseSync;
+  readonly #stmts = new Map<string, StatementSync>();
+  readonly #seq: Record<Table, SeqState>;
+  readonly #knownAgencies = new Set<number>();
+  readonly #now: string;
+
+  /** `now` stamps change_log rows and meta.last_modified (ISO 8601, UTC). */
+  constructor(db: DatabaseSync, now: Date = new Date()) {
+    this.#db = db;
+    this.#now = now.toISOString();
+    this.#seq = { vacancy: this.#seqState("vacancy"), competition: this.#seqState("competition") };
+  }
+
+  #stmt(sql: string): StatementSync {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]): void {
+    this.#stmt(sql).run(...params);
+  }
+
+  #seqState(table: Table): SeqState {
+    const row = this.#db.prepare(
+      `SELECT coalesce(max(id), 0) AS max_id, (SELECT coalesce(max(seq), 0) FROM ${table}) AS max_seq FROM ${table}`,
+    ).get() as { max_id: number; max_seq: number };
+    return { maxId: row.max_id, maxSeq: row.max_seq, renumberFrom: null };
+  }
+
+  #count(outcome: PutOutcome): PutOutcome {
+    this.stats[outcome]++;
+    return outcome;
+  }
+
+  /**
+   * The seq a row gets now: appended rows are numbered at once; anything else
+   * is left NULL and renumbered in `finish()`.
+   */
+  #assignSeq(table: Table, id: number, published: boolean, old: OldRow | undefined) {
+    const st = this.#seq[table];
+    const wasPublished = old ? old.published === 1 : false;
+    let seq: number | null = null;
+    if (published && wasPublished) {
+      seq = old!.seq;
+    } else if (published && !old && id > st.maxId && st.renumberFrom === null) {
+      seq = ++st.maxSeq;
+    } else if (published !== wasPublished || (published && !old)) {
+      st.renumberFrom = st.renumberFrom === null ? id : Math.min(st.renumberFrom, id);
+    }
+    if (id > st.maxId) st.maxId = id;
+    return seq;
+  }
+
+  /** Inserts or replaces an agency. */
+  putAgency(a: Agency): PutOutcome {
+    const doc = toJson(normalizeAgency(a));
+    const old = this.#stmt("SELECT doc FROM agency WHERE id = ?").get(a.id) as
+      | { doc: string }
+      | undefined;
+    this.#knownAgencies.add(a.id);
+    if (old?.doc === doc) return this.#count("unchanged");
+    this.#run(
+      "INSERT OR REPLACE INTO agency (id, doc, published, title, inn) VALUES (?, ?, 1, ?, ?)",
+      a.id,
+      doc,
+      a.title,
+      a.inn,
+    );
+    return this.#count(old ? "updated" : "inserted");
+  }
+
+  /** Adds an agency embedded in a vacancy or competition unless one with its id exists. */
+  #ensureAgency(a: Agency): void {
+    if (this.#knownAgencies.has(a.id)) return;
+    this.#knownAgencies.add(a.id);
+    const exists = this.#stmt("SELECT 1 AS x FROM agency WHERE id = ?").get(a.id);
+    if (exists) return;
+    this.#run(
+      "INSERT INTO agency (id, doc, published, title, inn) VALUES (?, ?, 1, ?, ?)",
+      a.id,
+      toJson(normalizeAgency(structuredClone(a))),
+      a.title,
+      a.inn,
+    );
+  }
+
+  /** Inserts or replaces a vacancy. */
+  putVacancy(v: Vacancy): PutOutcome {
+    const doc = toJson(normalizeVacancy(v));
+    const old = this.#stmt("SELECT doc, published, seq FROM vacancy WHERE id = ?").get(v.id) as
+      | OldRow
+      | undefined;
+    this.#ensureAgency(v.agency);
+    if (old?.doc === doc) return this.#count("unchanged");
+    if (old) {
+      if (old.published) this.#run("DELETE FROM vacancy_fts WHERE rowid = ?", v.id);
+      this.#run("DELETE FROM vacancy_industry WHERE vacancy_id = ?", v.id);
+      // Free the seq before REPLACE so the unique index never sees it twice.
+      this.#run("DELETE FROM vacancy WHERE id = ?", v.id);
+    }
+    const published = isPublished(v);
+    const seq = this.#assignSeq("vacancy", v.id, published, old);
+    this.#run(
+      `INSERT INTO vacancy (id, doc, published, seq, title, agency_id, agency_title, group_id,
+        group_title, status_id, salary_from, salary_to, publish_date, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      v.id,
+      doc,
+      published ? 1 : 0,
+      seq,
+      v.title,
+      v.agency.id,
+      v.agency.title,
+      v.groups_of_positions.id,
+      v.groups_of_positions.title,
+      v.status.id,
+      money(v.salary_from),
+      money(v.salary_to),
+      v.publish_date,
+      v.created_at,
+      v.updated_at,
+    );
+    for (const ind of new Set(v.industries.map((i) => i.id))) {
+      this.#run("INSERT INTO vacancy_industry (industry_id, vacancy_id) VALUES (?, ?)", ind, v.id);
+    }
+    if (published) {
+      this.#run(
+        "INSERT INTO vacancy_fts (rowid, body) VALUES (?, ?)",
+        v.id,
+        indexBody(vacancySearchTexts(v)),
+      );
+    }
+    return this.#count(old ? "updated" : "inserted");
+  }
+
+  /** Inserts or replaces a competition, logging its move in `change_log`. */
+  putCompetition(c: Competition): PutOutcome {
+    const doc = toJson(normalizeCompetition(c));
+    const old = this.#stmt(
+      "SELECT doc, published, seq, lat, lon FROM competition WHERE id = ?",
+    ).get(c.id) as OldRow | undefined;
+    this.#ensureAgency(c.agency);
+    if (old?.doc === doc) return this.#count("unchanged");
+    if (old) {
+      if (old.published) {
+        this.#run("DELETE FROM competition_fts WHERE rowid = ?", c.id);
+        this.#run("DELETE FROM competition_rtree WHERE id = ?", c.id);
+      }
+      this.#run("DELETE FROM competition_industry WHERE competition_id = ?", c.id);
+      this.#run("DELETE FROM competition WHERE id = ?", c.id);
+    }
+    const published = isPublished(c);
+    const seq = this.#assignSeq("competition", c.id, published, old);
+    const lat = coordinate(c.document_reception_map_latitude);
+    const lon = coordinate(c.document_reception_map_longitude);
+    const located = lat !== null && lon !== null;
+    this.#run(
+      `INSERT INTO competition (id, doc, published, seq, title, agency_id, agency_title, group_id,
+        group_title, status_id, competition_type, publish_date, reception_finished, created_at,
+        updated_at, lat, lon, address_text, site_link)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      c.id,
+      doc,
+      published ? 1 : 0,
+      seq,
+      c.title,
+      c.agency.id,
+      c.agency.title,
+      c.groups_of_positions.id,
+      c.groups_of_positions.title,
+      c.status.id,
+      c.competition_type.title,
+      c.publish_date,
+      c.document_reception_finished,
+      c.created_at,
+      c.updated_at,
+      located ? lat : null,
+      located ? lon : null,
+      htmlToText(c.document_reception_address),
+      c.site_link,
+    );
+    for (const ind of new Set(c.industries)) {
+      this.#run(
+        "INSERT INTO competition_industry (industry_id, competition_id) VALUES (?, ?)",
+        ind,
+        c.id,
+      );
+    }
+    if (published) {
+      this.#run(
+        "INSERT INTO competition_fts (rowid, body) VALUES (?, ?)",
+        c.id,
+        indexBody(competitionSearchTexts(c)),
+      );
+      if (located) {
+        this.#run(
+          "INSERT INTO competition_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)",
+          c.id,
+          lon,
+          lon,
+          lat,
+          lat,
+        );
+      }
+    }
+    // lat/lon: where the point is shown now; old_lat/old_lon: where it was shown
+    // (NULL when not shown), so tile invalidation can clear both places.
+    const shownOld = old && old.published && old.lat != null && old.lon != null;
+    this.#run(
+      `INSERT INTO change_log (collection, record_id, lat, lon, old_lat, old_lon, changed_at)
+       VALUES ('competitions', ?, ?, ?, ?, ?, ?)`,
+      c.id,
+      published && located ? lat : null,
+      published && located ? lon : null,
+      shownOld ? old.lat! : null,
+      shownOld ? old.lon! : null,
+      this.#now,
+    );
+    return this.#count(old ? "updated" : "inserted");
+  }
+
+  /**
+   * Renumbers `seq` where needed and, when anything changed, bumps
+   * `meta.revision` and sets `meta.last_modified`. Call once, inside the transaction.
+   */
+  finish(): void {
+    for (const table of ["vacancy", "competition"] as const) {
+      const from = this.#seq[table].renumberFrom;
+      if (from === null) continue;
+      renumber(this.#db, table, from);
+      this.#seq[table] = this.#seqState(table);
+    }
+    if (this.stats.inserted + this.stats.updated === 0) return;
+    this.#run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'");
+    this.#run("UPDATE meta SET value = ? WHERE key = 'last_modified'", this.#now);
+  }
+}
+
+/** Re-derives dense seq numbers for published rows with id >= `fromId`. */
+function renumber(db: DatabaseSync, table: Table, fromId: number): void {
+  const base = db.prepare(
+    `SELECT count(*) AS n FROM ${table} WHERE published = 1 AND id < ?`,
+  ).get(fromId) as { n: number };
+  db.prepare(`UPDATE ${table} SET seq = NULL WHERE id >= ? AND seq IS NOT NULL`).run(fromId);
+  db.prepare(
+    `UPDATE ${table} SET seq = r.rn + ? FROM (
+       SELECT id, row_number() OVER (ORDER BY id) AS rn FROM ${table}
+       WHERE published = 1 AND id >= ?
+     ) AS r WHERE ${table}.id = r.id`,
+  ).run(base.n, fromId);
+}
+
+/**
+ * Runs `fn` in one IMMEDIATE transaction; rolls back on any error so nothing is
+ * half-written.
+ */
+export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+}

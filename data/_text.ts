@@ -1,0 +1,130 @@
+/**
+ * Text for full-text search: HTML to plain text, tokens, Russian/English stems,
+ * and the FTS5 query built from a DRF-style `search` value.
+ *
+ * Index and query go through the same `stems()` so word forms meet in the middle:
+ * `специалиста` and `специалисты` both become `специалист`.
+ *
+ * @module
+ */
+import snowball from "snowball-stemmers";
+
+const russian = snowball.newStemmer("russian");
+const english = snowball.newStemmer("english");
+
+/** Named entities seen in the catalogue's HTML (and common typography). */
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: " ",
+  laquo: "«",
+  raquo: "»",
+  mdash: "—",
+  ndash: "–",
+  hellip: "…",
+  bull: "•",
+  middot: "·",
+  ldquo: "“",
+  rdquo: "”",
+  bdquo: "„",
+  lsquo: "‘",
+  rsquo: "’",
+  sbquo: "‚",
+  shy: "",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  deg: "°",
+  plusmn: "±",
+  times: "×",
+  sect: "§",
+  para: "¶",
+  euro: "€",
+};
+
+/** Decodes named and numeric character references; unknown names become a space. */
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z][a-zA-Z0-9]*);/g, (_m, ref: string) => {
+    if (ref[0] === "#") {
+      const code = ref[1] === "x" || ref[1] === "X"
+        ? parseInt(ref.slice(2), 16)
+        : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
+    }
+    return ENTITIES[ref] ?? ENTITIES[ref.toLowerCase()] ?? " ";
+  });
+}
+
+/** Plain text of an HTML fragment: tags become spaces, entities are decoded. */
+export function htmlToText(html: string): string {
+  const noTags = html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/<[^>]*>/g, " ");
+  return decodeEntities(noTags).replace(/\s+/g, " ").trim();
+}
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+const CYRILLIC_RE = /^[\u0400-\u04ff]+$/;
+const LATIN_RE = /^[a-z]+$/;
+
+/** Stems are cached: the vocabulary is small next to the number of words indexed. */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 200_000;
+
+function stemWord(word: string): string {
+  const cached = stemCache.get(word);
+  if (cached !== undefined) return cached;
+  const s: string = CYRILLIC_RE.test(word)
+    ? russian.stem(word)
+    : LATIN_RE.test(word)
+    ? english.stem(word)
+    : word;
+  if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+  stemCache.set(word, s);
+  return s;
+}
+
+/** Lower-cases and folds ё to е, the only folding Russian readers expect. */
+export function fold(s: string): string {
+  return s.toLowerCase().replaceAll("ё", "е");
+}
+
+/** Stems of every word of a plain text, in order, duplicates kept. */
+export function stems(text: string): string[] {
+  const out: string[] = [];
+  for (const m of fold(text).matchAll(WORD_RE)) out.push(stemWord(m[0]));
+  return out;
+}
+
+/**
+ * The FTS5 body for a record: distinct stems of all given texts, space-separated.
+ * Distinct, because search is a boolean AND and never ranks.
+ */
+export function indexBody(texts: readonly string[]): string {
+  const seen = new Set<string>();
+  for (const t of texts) for (const s of stems(t)) seen.add(s);
+  return [...seen].join(" ");
+}
+
+/**
+ * Turns a `search` value into an FTS5 MATCH expression, or null when it holds
+ * no searchable term (the filter is then ignored, as DRF ignores blank terms).
+ *
+ * Terms split on whitespace and commas (DRF SearchFilter); every word of every
+ * term must match (AND). Stems of three or more letters match as prefixes, which
+ * approximates DRF's substring match (`програм` finds `программист`).
+ */
+export function ftsQuery(search: string): string | null {
+  const parts: string[] = [];
+  for (const term of search.replaceAll("\0", "").split(/[\s,]+/)) {
+    for (const s of stems(term)) {
+      // Stems hold only letters and digits, so quoting needs no escaping.
+      parts.push(s.length >= 3 ? `"${s}"*` : `"${s}"`);
+    }
+  }
+  return parts.length ? parts.join(" AND ") : null;
+}

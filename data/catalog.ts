@@ -1,0 +1,211 @@
+/**
+ * Opening the catalogue database and reading from it.
+ *
+ * @module
+ */
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import type { CollectionName, ListCollection } from "./collections.ts";
+import { COLLECTIONS } from "./collections.ts";
+import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
+import { buildList, type ListQuery } from "./_query.ts";
+import { haversineKm } from "./_geo.ts";
+
+/** Options of {@linkcode openCatalog}. */
+export interface OpenOptions {
+  /** Open for reading only (the server). The schema must already be current. */
+  readonly?: boolean;
+  /** Page cache in KiB (default 16 MiB read-only, 64 MiB read-write). */
+  cacheKiB?: number;
+}
+
+/** One page of a list: the total count and the page's serialized records. */
+export interface ListResult {
+  /** Number of records matching the filters (all pages). */
+  count: number;
+  /** The page's records, each the exact JSON text of the API. */
+  docs: string[];
+}
+
+const COUNT_CACHE_MAX = 512;
+
+/** The recruitment catalogue over one SQLite database. */
+export class Catalog {
+  /** The underlying connection (shared contract: other modules may query it). */
+  readonly db: DatabaseSync;
+  /** Path of the database file. */
+  readonly path: string;
+  /** Whether the connection is read-only. */
+  readonly readonly: boolean;
+  readonly #stmts = new Map<string, StatementSync>();
+  /** Counts of filtered lists; valid while `PRAGMA data_version` is unchanged. */
+  readonly #counts = new Map<string, number>();
+  #dataVersion = -1;
+
+  /** Use {@linkcode openCatalog}. */
+  constructor(db: DatabaseSync, path: string, readonly: boolean) {
+    this.db = db;
+    this.path = path;
+    this.readonly = readonly;
+  }
+
+  #stmt(sql: string): StatementSync {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Drops cached counts when another connection (an import) has committed. */
+  #checkFresh(): void {
+    const v = (this.#stmt("PRAGMA data_version").get() as { data_version: number }).data_version;
+    if (v !== this.#dataVersion) {
+      this.#counts.clear();
+      this.#dataVersion = v;
+    }
+  }
+
+  /**
+   * A page of published vacancies or competitions.
+   *
+   * @example
+   * ```ts
+   * const { count, docs } = catalog.list("vacancies", { page: 2, agency: [3] });
+   * ```
+   * @throws RangeError when `q.page` is not a positive integer.
+   */
+  list(collection: ListCollection, q: ListQuery = {}): ListResult {
+    const table = COLLECTIONS[collection].table;
+    const sql = buildList(collection, q);
+    this.#checkFresh();
+    if (sql.plain) {
+      // Default order, no filter: the dense seq makes any page an index range.
+      const count = (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}`).get() as {
+        n: number;
+      }).n;
+      const rows = this.#stmt(
+        `SELECT doc FROM ${table} WHERE seq > ? AND seq <= ? ORDER BY seq`,
+      ).all(sql.offset, sql.offset + sql.limit) as { doc: string }[];
+      return { count, docs: rows.map((r) => r.doc) };
+    }
+    const key = sql.count + "\u0000" + JSON.stringify(sql.params);
+    let count = this.#counts.get(key);
+    if (count === undefined) {
+      count = (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
+      if (this.#counts.size >= COUNT_CACHE_MAX) this.#counts.clear();
+      this.#counts.set(key, count);
+    }
+    if (sql.offset >= count) return { count, docs: [] };
+    const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
+    const rows = this.#stmt(sql.page).all(...params) as { doc: string }[];
+    return { count, docs: rows.map((r) => r.doc) };
+  }
+
+  /**
+   * One published record's JSON text, or null when absent or unpublished.
+   *
+   * @example
+   * ```ts
+   * catalog.get("competitions", 17); // '{"id":17,...}' or null
+   * ```
+   */
+  get(collection: CollectionName, id: number): string | null {
+    if (!Number.isSafeInteger(id)) return null;
+    const table = COLLECTIONS[collection].table;
+    const row = this.#stmt(`SELECT doc FROM ${table} WHERE id = ? AND published = 1`).get(id) as
+      | { doc: string }
+      | undefined;
+    return row?.doc ?? null;
+  }
+
+  /** Every agency's JSON text, by id (the bare list of `/agencies/for_vacancies/`). */
+  agencies(): string[] {
+    const rows = this.#stmt("SELECT doc FROM agency WHERE published = 1 ORDER BY id").all() as {
+      doc: string;
+    }[];
+    return rows.map((r) => r.doc);
+  }
+
+  /** One agency's JSON text, or null. */
+  agency(id: number): string | null {
+    return this.get("agencies", id);
+  }
+
+  /** `meta.revision`: bumped by every import that changed something (for ETags). */
+  revision(): number {
+    const row = this.#stmt("SELECT value FROM meta WHERE key = 'revision'").get() as {
+      value: string;
+    };
+    return Number(row.value);
+  }
+
+  /** `meta.last_modified`: ISO 8601 UTC time of the last changing import, or null if none. */
+  lastModified(): string | null {
+    const row = this.#stmt("SELECT value FROM meta WHERE key = 'last_modified'").get() as {
+      value: string;
+    };
+    return row.value === "" ? null : row.value;
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.#stmts.clear();
+    this.db.close();
+  }
+}
+
+/**
+ * Opens (and, unless read-only, creates and migrates) a catalogue database in
+ * WAL mode. A read-only catalogue sees commits made by other processes.
+ *
+ * @example
+ * ```ts
+ * const catalog = openCatalog("var/catalog.db", { readonly: true });
+ * const page = catalog.list("vacancies", { page: 1 });
+ * ```
+ */
+export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
+  const readonly = opts.readonly ?? false;
+  if (readonly) {
+    try {
+      Deno.statSync(path);
+    } catch {
+      throw new Error(`The catalogue database ${path} does not exist; create it first.`);
+    }
+  }
+  const db = new DatabaseSync(path, { readOnly: readonly, timeout: 5000 });
+  try {
+    const cacheKiB = opts.cacheKiB ?? (readonly ? 16 * 1024 : 64 * 1024);
+    db.exec(`PRAGMA cache_size = -${Math.max(1024, Math.floor(cacheKiB))}`);
+    // mmap pages count towards RSS; the page cache is enough.
+    db.exec("PRAGMA mmap_size = 0");
+    db.exec("PRAGMA temp_store = MEMORY");
+    if (readonly) {
+      const v = schemaVersion(db);
+      if (v !== SCHEMA_VERSION) {
+        throw new Error(
+          `The catalogue database ${path} has schema version ${v}, expected ${SCHEMA_VERSION}; open it once read-write (e.g. run an import) to migrate.`,
+        );
+      }
+      db.exec("PRAGMA query_only = ON");
+    } else {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec("PRAGMA synchronous = NORMAL");
+      db.exec("PRAGMA foreign_keys = ON");
+      migrate(db);
+    }
+    db.function(
+      "haversine_km",
+      { deterministic: true },
+      (lat1, lon1, lat2, lon2) =>
+        lat1 === null || lon1 === null
+          ? null
+          : haversineKm(Number(lat1), Number(lon1), Number(lat2), Number(lon2)),
+    );
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return new Catalog(db, path, readonly);
+}
