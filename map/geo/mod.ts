@@ -8,3 +8,5 @@ export * from "./units.ts";
 export * from "./display.ts";
 export * from "./projection.ts";
 export * from "./geodesic.ts";
+export * from "./relate.ts";
+export * from "./rings.ts";
