@@ -1,0 +1,101 @@
+/**
+ * One SOAP exchange: parse the envelope, find the operation by the QName
+ * of the Body's first child (never SOAPAction), decode, call the handler,
+ * encode — and turn every failure into a SOAP 1.1 Fault.
+ *
+ * @module
+ */
+import { isSoapFault, SoapFault } from "./fault.ts";
+import { parseXml, type XmlLimits } from "./xml.ts";
+import { decodeRequest } from "./decode.ts";
+import { encodeResponse } from "./encode.ts";
+import { DEFAULT_NAMESPACE, faultEnvelope, openEnvelope, responseEnvelope } from "./envelope.ts";
+import type { Schema } from "./schema.ts";
+
+/** Content type of every SOAP 1.1 message we send. */
+export const SOAP_CONTENT_TYPE = "text/xml; charset=utf-8";
+
+/** An HTTP-ready SOAP answer. */
+export interface SoapReply {
+  status: number;
+  body: string;
+  contentType: string;
+  /** Operation name, when the request got that far (for logs). */
+  operation?: string;
+}
+
+/** A handler in a dispatch table; `ctx` is whatever the caller's context factory built. */
+export type Handler<C> = (
+  req: Record<string, unknown>,
+  ctx: C,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/** What {@link dispatchSoap} needs besides the request text. */
+export interface DispatchOptions<C> {
+  schema: Schema;
+  handlers: Readonly<Record<string, Handler<C>>>;
+  /** Builds the handler context for the request's namespace; may throw SoapFault (unknown service). */
+  context: (namespace: string) => C | Promise<C>;
+  limits?: Partial<XmlLimits>;
+  /** Called with unexpected (non-SoapFault) errors, e.g. for logging. */
+  onError?: (error: unknown, operation?: string) => void;
+}
+
+/**
+ * Handles one SOAP request text and returns the reply to send.
+ *
+ * @example
+ * ```ts
+ * const reply = await dispatchSoap(xml, { schema: MAPSERVER_SCHEMA, handlers, context: (ns) => ctxFor(ns) });
+ * new Response(reply.body, { status: reply.status, headers: { "content-type": reply.contentType } });
+ * ```
+ */
+export async function dispatchSoap<C>(text: string, opts: DispatchOptions<C>): Promise<SoapReply> {
+  let namespace = DEFAULT_NAMESPACE;
+  let opName: string | undefined;
+  try {
+    const { operation, namespace: ns } = openEnvelope(parseXml(text, opts.limits));
+    namespace = ns;
+    opName = operation.local;
+    const op = opts.schema.operation(operation.local);
+    if (!op) {
+      throw new SoapFault(
+        "Client",
+        `Unknown operation "${operation.local}". Supported operations: ${
+          opts.schema.operations.map((o) => o.name).join(", ")
+        }.`,
+        { Operation: operation.local },
+      );
+    }
+    const handler = opts.handlers[op.name];
+    if (!handler) {
+      throw new SoapFault("Server", `The operation ${op.name} is not available on this server.`, {
+        Operation: op.name,
+      });
+    }
+    const req = decodeRequest(opts.schema, op, operation);
+    const ctx = await opts.context(namespace);
+    const result = await handler(req, ctx);
+    const inner = encodeResponse(opts.schema, op, result);
+    return {
+      status: 200,
+      body: responseEnvelope(namespace, `${op.name}Response`, inner),
+      contentType: SOAP_CONTENT_TYPE,
+      operation: op.name,
+    };
+  } catch (e) {
+    let fault: SoapFault;
+    if (isSoapFault(e)) fault = e;
+    else {
+      opts.onError?.(e, opName);
+      const msg = e instanceof Error ? e.message : String(e);
+      fault = new SoapFault("Server", `The server failed to process the request: ${msg}`);
+    }
+    return {
+      status: 500,
+      body: faultEnvelope(namespace, fault, opName ? { Operation: opName } : {}),
+      contentType: SOAP_CONTENT_TYPE,
+      operation: opName,
+    };
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Helpers for SOAP tests, shared by every engineer's `tests/soap_*_test.ts`:
+ *
+ * - {@link validateSoapResponse} / {@link assertSchemaValid}: validate what
+ *   the server wrote against the XML Schema embedded in Esri's reference
+ *   WSDL (`../shared/spec/reference/esri-MapServer-10.7.wsdl`, read at test
+ *   time, its namespace swapped to ours) with `xmllint --schema`;
+ * - {@link startSoapServer}: a real server on 127.0.0.1 with the ArcGIS
+ *   routes; {@link soapClient}: a node-soap client built from our WSDL URL;
+ * - {@link postSoap} / {@link envelope}: raw XML requests.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import * as soap from "soap";
+
+/** The namespace our server speaks by default. */
+export const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
+/** The namespace of the reference WSDLs. */
+const REFERENCE_NS = "http://www.esri.com/schemas/ArcGIS/10.7";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** Folder of Esri's reference WSDLs (outside the repository). */
+export const REFERENCE_DIR = join(HERE, "..", "..", "shared", "spec", "reference");
+
+const schemaFiles = new Map<string, Promise<string>>();
+
+/**
+ * Writes (once per process and reference file) the `xs:schema` of an Esri
+ * reference WSDL, namespace swapped to `ns`, to a temp file; returns its path.
+ *
+ * @example
+ * ```ts
+ * const xsd = await referenceSchemaFile(); // MapServer schema in the 10.3 namespace
+ * ```
+ */
+export function referenceSchemaFile(
+  wsdl = "esri-MapServer-10.7.wsdl",
+  ns = NS,
+): Promise<string> {
+  const key = `${wsdl}|${ns}`;
+  let p = schemaFiles.get(key);
+  if (!p) {
+    p = (async () => {
+      const text = (await Deno.readTextFile(join(REFERENCE_DIR, wsdl))).replaceAll(
+        REFERENCE_NS,
+        ns,
+      );
+      const start = text.indexOf("<xs:schema");
+      const end = text.indexOf("</xs:schema>");
+      assert.ok(start >= 0 && end > start, `no xs:schema in ${wsdl}`);
+      const schema = text.slice(start, end + "</xs:schema>".length).replace(
+        "<xs:schema",
+        `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:e="${ns}"`,
+      );
+      const file = await Deno.makeTempFile({ prefix: "esri-schema-", suffix: ".xsd" });
+      await Deno.writeTextFile(file, `<?xml version="1.0" encoding="utf-8"?>\n${schema}`);
+      return file;
+    })();
+    schemaFiles.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * The first element inside `soap:Body` of a SOAP message, as a standalone
+ * document: the namespace declarations of the enclosing Envelope and Body
+ * tags are copied onto it so QName values like `xsi:type="tns:PointN"` stay
+ * resolvable.
+ */
+export function bodyContent(xml: string): string {
+  const env = /<([\w.-]+:)?Envelope\b[^>]*>/.exec(xml);
+  const body = /<([\w.-]+:)?Body\b[^>]*>/.exec(xml);
+  assert.ok(env && body, "not a SOAP envelope");
+  const bodyEnd = xml.lastIndexOf(`</${body[1] ?? ""}Body>`);
+  const inner = xml.slice(body.index + body[0].length, bodyEnd).trim();
+  const decls = new Map<string, string>();
+  for (const tag of [env[0], body[0]]) {
+    for (const m of tag.matchAll(/\s(xmlns(?::[\w.-]+)?)\s*=\s*("[^"]*"|'[^']*')/g)) {
+      decls.set(m[1], m[2]);
+    }
+  }
+  const first = /^<[\w.:-]+/.exec(inner);
+  assert.ok(first, "empty SOAP Body");
+  const firstTag = inner.slice(0, inner.indexOf(">") + 1);
+  const extra = [...decls].filter(([k]) => !new RegExp(`\\s${k}\\s*=`).test(firstTag))
+    .map(([k, v]) => ` ${k}=${v}`).join("");
+  return first[0] + extra + inner.slice(first[0].length);
+}
+
+/** Result of a schema validation. */
+export interface Validation {
+  ok: boolean;
+  errors: string;
+}
+
+/**
+ * Validates the Body content of a SOAP response (or any XML document when
+ * `wholeDocument`) against the reference schema with `xmllint --schema`.
+ */
+export async function validateSoapResponse(
+  xml: string,
+  opts: { wsdl?: string; ns?: string; wholeDocument?: boolean } = {},
+): Promise<Validation> {
+  const xsd = await referenceSchemaFile(opts.wsdl, opts.ns ?? NS);
+  const doc = opts.wholeDocument ? xml : bodyContent(xml);
+  const file = await Deno.makeTempFile({ prefix: "soap-msg-", suffix: ".xml" });
+  try {
+    await Deno.writeTextFile(file, doc);
+    const out = await new Deno.Command("xmllint", {
+      args: ["--noout", "--schema", xsd, file],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const errors = new TextDecoder().decode(out.stderr);
+    return { ok: out.success, errors };
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+/** Asserts that a SOAP response validates against the reference schema. */
+export async function assertSchemaValid(
+  xml: string,
+  opts: { wsdl?: string; ns?: string; wholeDocument?: boolean } = {},
+): Promise<void> {
+  const v = await validateSoapResponse(xml, opts);
+  assert.ok(
+    v.ok,
+    `response does not validate against the Esri schema:\n${v.errors}\n${xml.slice(0, 2000)}`,
+  );
+}
+
+/**
+ * A SOAP 1.1 request envelope around `inner` (the operation element). By
+ * default the operation is written with a prefix in `ns` and unqualified children.
+ *
+ * @example
+ * ```ts
+ * envelope(`<e:GetMapName xmlns:e="${NS}"><Index>0</Index></e:GetMapName>`);
+ * ```
+ */
+export function envelope(inner: string): string {
+  return `<?xml version="1.0" encoding="utf-8"?>` +
+    `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ` +
+    `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +
+    `<soap:Body>${inner}</soap:Body></soap:Envelope>`;
+}
+
+/** Builds `<e:Op xmlns:e=NS>children</e:Op>` wrapped in an envelope. */
+export function operationEnvelope(op: string, children = "", ns = NS): string {
+  return envelope(`<e:${op} xmlns:e="${ns}">${children}</e:${op}>`);
+}
+
+/** A raw HTTP answer. */
+export interface RawReply {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** POSTs a raw SOAP body; `soapAction` undefined sends no SOAPAction header. */
+export async function postSoap(url: string, body: string, soapAction?: string): Promise<RawReply> {
+  const headers: Record<string, string> = { "content-type": "text/xml; charset=utf-8" };
+  if (soapAction !== undefined) headers["soapaction"] = soapAction;
+  const res = await fetch(url, { method: "POST", headers, body });
+  return {
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    text: await res.text(),
+  };
+}
+
+/** The `faultcode` and `faultstring` of a Fault response, or undefined. */
+export function faultOf(xml: string): { code: string; message: string } | undefined {
+  const code = /<faultcode>([^<]*)<\/faultcode>/.exec(xml);
+  const msg = /<faultstring>([^<]*)<\/faultstring>/.exec(xml);
+  if (!code) return undefined;
+  return { code: code[1], message: msg ? msg[1] : "" };
+}
+
+/** A server started for a test. */
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  baseUrl: string;
+  /** Endpoint URL of a map service. */
+  serviceUrl(name: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `Deno.serve` on 127.0.0.1 (random port) with the given request
+ * handler; close it in the test's `finally`.
+ */
+export function startSoapServer(
+  handler: (req: Request) => Response | Promise<Response>,
+): TestServer {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const addr = server.addr as Deno.NetAddr;
+  const baseUrl = `http://127.0.0.1:${addr.port}`;
+  return {
+    baseUrl,
+    serviceUrl: (name) => `${baseUrl}/arcgis/services/${name}/MapServer`,
+    close: () => server.shutdown(),
+  };
+}
+
+/** A node-soap client (methods `<Op>Async(args)` resolve to `[result, rawResponse, ...]`). */
+export type SoapClient = soap.Client;
+
+/**
+ * Builds a node-soap client from the WSDL at `wsdlUrl` (fetched over HTTP,
+ * so the test also covers WSDL serving).
+ */
+export function soapClient(wsdlUrl: string): Promise<SoapClient> {
+  return soap.createClientAsync(wsdlUrl, { disableCache: true });
+}
