@@ -1,0 +1,48 @@
+/**
+ * One CanvasKit instance per isolate (main thread or worker), loaded lazily
+ * from the `bin/full` build, which unlike the default build can encode JPEG
+ * and WEBP; plus the DejaVu Sans typeface (Latin and Cyrillic glyphs).
+ *
+ * @module
+ */
+import ckModule from "canvaskit-wasm/full";
+import type { CanvasKit, CanvasKitInitOptions, Typeface } from "canvaskit-wasm";
+import { createRequire } from "node:module";
+
+/** A loaded CanvasKit with the label typeface. */
+export interface Kit {
+  ck: CanvasKit;
+  typeface: Typeface;
+}
+
+// The package is CommonJS: at run time the default import is the init
+// function, while its typings describe an ES default export.
+const CanvasKitInit = ckModule as unknown as (opts: CanvasKitInitOptions) => Promise<CanvasKit>;
+
+let loading: Promise<Kit> | null = null;
+
+/** Resolves a file inside an npm package to a local path (node_modules layout). */
+function packageFile(specifier: string): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve(specifier);
+}
+
+/**
+ * The isolate's CanvasKit, loaded on first use (about 90 ms) and shared after.
+ *
+ * @example
+ * ```ts
+ * const { ck } = await loadKit();
+ * ```
+ */
+export function loadKit(): Promise<Kit> {
+  loading ??= (async () => {
+    const wasm = packageFile("canvaskit-wasm/bin/full/canvaskit.wasm");
+    const ck = await CanvasKitInit({ locateFile: () => wasm });
+    const fontBytes = await Deno.readFile(packageFile("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"));
+    const typeface = ck.Typeface.MakeFreeTypeFaceFromData(fontBytes.slice().buffer);
+    if (!typeface) throw new Error("CanvasKit could not load the DejaVu Sans font.");
+    return { ck, typeface };
+  })();
+  return loading;
+}

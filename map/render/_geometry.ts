@@ -1,0 +1,308 @@
+/**
+ * Geometry preparation for drawing: map coordinates (already in the
+ * output spatial reference) to screen paths, with
+ * - antimeridian handling: rings and paths that jump across the date line
+ *   (|dx| > half the world) are unwrapped into one continuous frame and
+ *   drawn once per world copy that meets the view, and rings around a pole
+ *   (Antarctica) are closed through the pole, so nothing streaks across;
+ * - simplification to the pixel size (vertices closer than half a pixel to
+ *   the last kept one are dropped), so a whole-world view of detailed
+ *   polygons stays fast;
+ * - clipping to the (padded) image rectangle in screen space, so far-zoomed
+ *   views never hand huge coordinates to Skia's float math.
+ *
+ * Paths come out as CanvasKit path commands (`MOVE`, `LINE`, `CLOSE` verbs
+ * with coordinates) so a whole symbol group becomes one `Path.MakeFromCmds`.
+ *
+ * @module
+ */
+import type { Extent, Position } from "../types.ts";
+import { type MapDisplay, toScreen } from "../geo/display.ts";
+import {
+  isGeographic,
+  MERCATOR_HALF_WORLD,
+  normalizeWkid,
+  WEB_MERCATOR,
+} from "../geo/projection.ts";
+
+/** CanvasKit path verbs (values of `CanvasKit.MOVE_VERB` etc.). */
+export const MOVE = 0, LINE = 1, CLOSE = 5;
+
+/** Affine map → screen transform: x' = a·x + b·y + c, y' = d·x + e·y + f. */
+export interface Affine {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  e: number;
+  f: number;
+}
+
+/** Everything the per-vertex loops need about the view. */
+export interface ScreenView {
+  t: Affine;
+  /** Clip rectangle in pixels (image plus padding). */
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+  /** Visible map extent (rotation included) in output coordinates. */
+  visible: Extent;
+  /** Width of one world in output x units, or 0 when the SR does not wrap. */
+  period: number;
+  /** y of the poles in output units (90 or the Mercator limit). */
+  poleY: number;
+}
+
+/**
+ * The affine transform equal to the display's `toScreen`, sampled at three
+ * points so the display math stays in one place (map/geo/display.ts).
+ */
+export function affineOf(d: MapDisplay): Affine {
+  const cx = (d.extent.xmin + d.extent.xmax) / 2;
+  const cy = (d.extent.ymin + d.extent.ymax) / 2;
+  const r = d.resolution;
+  const o = toScreen(d, [cx, cy]);
+  const px = toScreen(d, [cx + r, cy]);
+  const py = toScreen(d, [cx, cy + r]);
+  const a = (px[0] - o[0]) / r, dd = (px[1] - o[1]) / r;
+  const b = (py[0] - o[0]) / r, e = (py[1] - o[1]) / r;
+  return { a, b, c: o[0] - a * cx - b * cy, d: dd, e, f: o[1] - dd * cx - e * cy };
+}
+
+/**
+ * Builds the screen view of a display in spatial reference `wkid`, with
+ * `padPx` pixels of slack around the image (for stroke widths and markers).
+ */
+export function screenView(d: MapDisplay, wkid: number, padPx: number): ScreenView {
+  const id = normalizeWkid(wkid);
+  const geographic = isGeographic(id);
+  return {
+    t: affineOf(d),
+    minX: -padPx,
+    minY: -padPx,
+    maxX: d.widthPx + padPx,
+    maxY: d.heightPx + padPx,
+    visible: d.visibleExtent,
+    period: geographic ? 360 : id === WEB_MERCATOR ? 2 * MERCATOR_HALF_WORLD : 0,
+    poleY: geographic ? 90 : MERCATOR_HALF_WORLD,
+  };
+}
+
+/**
+ * Unwraps a ring or path so consecutive x never jump by more than half a
+ * world. Returns the unwrapped copy and the net number of worlds crossed
+ * (non-zero for rings around a pole).
+ */
+export function unwrap(pts: Position[], period: number): { pts: Position[]; turns: number } {
+  if (period <= 0 || pts.length < 2) return { pts, turns: 0 };
+  const half = period / 2;
+  let shift = 0;
+  let changed = false;
+  const out: Position[] = new Array(pts.length);
+  out[0] = pts[0];
+  for (let i = 1; i < pts.length; i++) {
+    const dx = pts[i][0] - pts[i - 1][0];
+    if (dx > half) (shift -= period), (changed = true);
+    else if (dx < -half) (shift += period), (changed = true);
+    out[i] = shift === 0 ? pts[i] : [pts[i][0] + shift, pts[i][1]];
+  }
+  if (!changed) return { pts, turns: 0 };
+  // A closed ring that came back to its start in another world went round a pole.
+  const first = pts[0], last = pts[pts.length - 1];
+  const closed = first[0] === last[0] && first[1] === last[1];
+  return { pts: out, turns: closed ? Math.round(shift / period) : 0 };
+}
+
+/** Closes a ring that circles a pole by running along the pole line. */
+function closeAroundPole(pts: Position[], poleY: number): Position[] {
+  let sumY = 0;
+  for (const p of pts) sumY += p[1];
+  const y = sumY < 0 ? -poleY : poleY;
+  const first = pts[0], last = pts[pts.length - 1];
+  return [...pts, [last[0], y], [first[0], y], first];
+}
+
+/** World shifts (multiples of the period) at which x-range [x0, x1] meets the view. */
+function shiftsFor(x0: number, x1: number, v: ScreenView): number[] {
+  if (v.period <= 0) return [0];
+  const out: number[] = [];
+  const kMin = Math.ceil((v.visible.xmin - x1) / v.period);
+  const kMax = Math.floor((v.visible.xmax - x0) / v.period);
+  // A view wider than a few worlds would multiply work without showing more.
+  for (let k = Math.max(kMin, -3); k <= Math.min(kMax, 3); k++) out.push(k * v.period);
+  return out;
+}
+
+/** Transforms and radially simplifies (0.5 px) into a flat [x0, y0, x1, y1, ...] list. */
+function toScreenFlat(pts: Position[], shift: number, t: Affine, closeRing: boolean): number[] {
+  const out: number[] = [];
+  let lx = NaN, ly = NaN;
+  const n = pts.length;
+  for (let i = 0; i < n; i++) {
+    const x0 = pts[i][0] + shift, y0 = pts[i][1];
+    const x = t.a * x0 + t.b * y0 + t.c;
+    const y = t.d * x0 + t.e * y0 + t.f;
+    const dx = x - lx, dy = y - ly;
+    // Keep the last vertex of open paths so they end where they should.
+    if (i === 0 || dx * dx + dy * dy >= 0.25 || (i === n - 1 && !closeRing)) {
+      out.push(x, y);
+      lx = x;
+      ly = y;
+    }
+  }
+  return out;
+}
+
+function bboxOfFlat(f: number[]): [number, number, number, number] {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i < f.length; i += 2) {
+    if (f[i] < x0) x0 = f[i];
+    if (f[i] > x1) x1 = f[i];
+    if (f[i + 1] < y0) y0 = f[i + 1];
+    if (f[i + 1] > y1) y1 = f[i + 1];
+  }
+  return [x0, y0, x1, y1];
+}
+
+/** Sutherland–Hodgman clip of a closed flat ring against one half-plane. */
+function clipEdge(f: number[], axis: 0 | 1, limit: number, keepGreater: boolean): number[] {
+  const out: number[] = [];
+  const n = f.length / 2;
+  if (n === 0) return out;
+  const inside = (i: number) => keepGreater ? f[i * 2 + axis] >= limit : f[i * 2 + axis] <= limit;
+  let prev = n - 1;
+  let prevIn = inside(prev);
+  for (let i = 0; i < n; i++) {
+    const curIn = inside(i);
+    if (curIn !== prevIn) {
+      const a = f[prev * 2 + axis], b = f[i * 2 + axis];
+      const s = (limit - a) / (b - a);
+      const o = 1 - axis;
+      const other = f[prev * 2 + o] + s * (f[i * 2 + o] - f[prev * 2 + o]);
+      if (axis === 0) out.push(limit, other);
+      else out.push(other, limit);
+    }
+    if (curIn) out.push(f[i * 2], f[i * 2 + 1]);
+    prev = i;
+    prevIn = curIn;
+  }
+  return out;
+}
+
+function clipRing(f: number[], v: ScreenView): number[] {
+  const [x0, y0, x1, y1] = bboxOfFlat(f);
+  if (x1 < v.minX || x0 > v.maxX || y1 < v.minY || y0 > v.maxY) return [];
+  if (x0 >= v.minX && x1 <= v.maxX && y0 >= v.minY && y1 <= v.maxY) return f;
+  let r = f;
+  r = clipEdge(r, 0, v.minX, true);
+  r = clipEdge(r, 0, v.maxX, false);
+  r = clipEdge(r, 1, v.minY, true);
+  r = clipEdge(r, 1, v.maxY, false);
+  return r;
+}
+
+/** Appends a closed ring (flat screen coordinates) to path commands. */
+function emitRing(f: number[], cmds: number[]): void {
+  if (f.length < 6) return;
+  cmds.push(MOVE, f[0], f[1]);
+  for (let i = 2; i < f.length; i += 2) cmds.push(LINE, f[i], f[i + 1]);
+  cmds.push(CLOSE);
+}
+
+/**
+ * Appends a polygon's rings (output SR coordinates) as screen path
+ * commands: unwrapped across the antimeridian, once per visible world copy,
+ * simplified and clipped. Returns the number of rings emitted.
+ */
+export function addPolygon(rings: Position[][], v: ScreenView, cmds: number[]): number {
+  let count = 0;
+  for (const ring of rings) {
+    if (ring.length < 3) continue;
+    let { pts, turns } = unwrap(ring, v.period);
+    if (turns !== 0) pts = closeAroundPole(pts, v.poleY);
+    let x0 = Infinity, x1 = -Infinity;
+    for (const p of pts) {
+      if (p[0] < x0) x0 = p[0];
+      if (p[0] > x1) x1 = p[0];
+    }
+    for (const shift of shiftsFor(x0, x1, v)) {
+      const f = clipRing(toScreenFlat(pts, shift, v.t, true), v);
+      if (f.length >= 6) {
+        emitRing(f, cmds);
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Liang–Barsky clip of one segment; returns [t0, t1] or null when outside. */
+function clipSegment(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  v: ScreenView,
+): [number, number] | null {
+  let t0 = 0, t1 = 1;
+  const dx = bx - ax, dy = by - ay;
+  const p = [-dx, dx, -dy, dy];
+  const q = [ax - v.minX, v.maxX - ax, ay - v.minY, v.maxY - ay];
+  for (let i = 0; i < 4; i++) {
+    if (p[i] === 0) {
+      if (q[i] < 0) return null;
+    } else {
+      const r = q[i] / p[i];
+      if (p[i] < 0) {
+        if (r > t1) return null;
+        if (r > t0) t0 = r;
+      } else {
+        if (r < t0) return null;
+        if (r < t1) t1 = r;
+      }
+    }
+  }
+  return [t0, t1];
+}
+
+/** Appends a polyline path as clipped, simplified screen sub-paths. */
+export function addPath(path: Position[], v: ScreenView, cmds: number[]): void {
+  if (path.length < 2) return;
+  const { pts } = unwrap(path, v.period);
+  let x0 = Infinity, x1 = -Infinity;
+  for (const p of pts) {
+    if (p[0] < x0) x0 = p[0];
+    if (p[0] > x1) x1 = p[0];
+  }
+  for (const shift of shiftsFor(x0, x1, v)) {
+    const f = toScreenFlat(pts, shift, v.t, false);
+    let open = false;
+    for (let i = 0; i + 3 < f.length; i += 2) {
+      const ax = f[i], ay = f[i + 1], bx = f[i + 2], by = f[i + 3];
+      const c = clipSegment(ax, ay, bx, by, v);
+      if (!c) {
+        open = false;
+        continue;
+      }
+      const sx = ax + c[0] * (bx - ax), sy = ay + c[0] * (by - ay);
+      const ex = ax + c[1] * (bx - ax), ey = ay + c[1] * (by - ay);
+      if (!open || c[0] > 0) cmds.push(MOVE, sx, sy);
+      cmds.push(LINE, ex, ey);
+      open = c[1] === 1;
+    }
+  }
+}
+
+/**
+ * Screen positions of a point (one per visible world copy) that fall
+ * inside the padded image; appended as x, y pairs.
+ */
+export function addPoint(p: Position, v: ScreenView, out: number[]): void {
+  for (const shift of shiftsFor(p[0], p[0], v)) {
+    const x0 = p[0] + shift;
+    const x = v.t.a * x0 + v.t.b * p[1] + v.t.c;
+    const y = v.t.d * x0 + v.t.e * p[1] + v.t.f;
+    if (x >= v.minX && x <= v.maxX && y >= v.minY && y <= v.maxY) out.push(x, y);
+  }
+}

@@ -1,0 +1,312 @@
+/**
+ * Draws simple symbols on a CanvasKit canvas: fills (solid, hatched),
+ * lines (dashed), markers (batched into one path per symbol so 100,000
+ * points are two draw calls) and text with an optional halo.
+ *
+ * Sizes in symbols are points; `pxPerPt` (= DPI / 72) turns them into
+ * pixels, which is how the requested DPI scales every symbol.
+ *
+ * @module
+ */
+import type { Canvas, Font, Paint, Shader } from "canvaskit-wasm";
+import type {
+  Rgba,
+  SimpleFillSymbol,
+  SimpleLineSymbol,
+  SimpleMarkerSymbol,
+  SymbolSpec,
+} from "../document/renderer.ts";
+import type { Kit } from "./_canvaskit.ts";
+import { CLOSE, LINE, MOVE } from "./_geometry.ts";
+
+const CONIC = 3;
+const W = Math.SQRT1_2;
+
+/** Draws symbols with one kit at one DPI; call {@link Painter.dispose} when done. */
+export class Painter {
+  readonly kit: Kit;
+  readonly pxPerPt: number;
+  #owned: { delete(): void }[] = [];
+  #hatches = new Map<string, Shader>();
+  #fonts = new Map<number, Font>();
+  #textPaints = new Map<string, Paint>();
+
+  /** Creates a painter; `pxPerPt` is DPI / 72. */
+  constructor(kit: Kit, pxPerPt: number) {
+    this.kit = kit;
+    this.pxPerPt = pxPerPt;
+  }
+
+  #own<T extends { delete(): void }>(o: T): T {
+    this.#owned.push(o);
+    return o;
+  }
+
+  /** A paint of the colour; alpha 0-255 scaled by `opacity`. */
+  paint(color: Rgba, style: "fill" | "stroke", width = 0): Paint {
+    const { ck } = this.kit;
+    const p = this.#own(new ck.Paint());
+    p.setAntiAlias(true);
+    p.setColor(ck.Color(color[0], color[1], color[2], color[3] / 255));
+    if (style === "stroke") {
+      p.setStyle(ck.PaintStyle.Stroke);
+      p.setStrokeWidth(width);
+      p.setStrokeJoin(ck.StrokeJoin.Round);
+      p.setStrokeCap(ck.StrokeCap.Round);
+    }
+    return p;
+  }
+
+  /** Stroke width in pixels of a line symbol (hairlines stay visible at 1 px). */
+  lineWidthPx(width: number): number {
+    return Math.max(1, width * this.pxPerPt);
+  }
+
+  #hatchShader(style: string, color: Rgba): Shader {
+    const key = `${style}|${color.join(",")}`;
+    const hit = this.#hatches.get(key);
+    if (hit) return hit;
+    const { ck } = this.kit;
+    const size = Math.max(4, Math.round(6 * this.pxPerPt));
+    const surface = ck.MakeSurface(size, size);
+    if (!surface) throw new Error("CanvasKit could not allocate a hatch pattern.");
+    const c = surface.getCanvas();
+    c.clear(ck.TRANSPARENT);
+    const p = this.paint(color, "stroke", Math.max(1, 0.75 * this.pxPerPt));
+    p.setStrokeCap(ck.StrokeCap.Square);
+    const lines: [number, number, number, number][] = [];
+    const h = size / 2;
+    if (style === "horizontal" || style === "cross") lines.push([-1, h, size + 1, h]);
+    if (style === "vertical" || style === "cross") lines.push([h, -1, h, size + 1]);
+    for (const k of [-size, 0, size]) {
+      // Diagonals drawn three times so the tile repeats seamlessly.
+      if (style === "forward-diagonal" || style === "diagonal-cross") {
+        lines.push([k - 1, size + 1, k + size + 1, -1]);
+      }
+      if (style === "backward-diagonal" || style === "diagonal-cross") {
+        lines.push([k - 1, -1, k + size + 1, size + 1]);
+      }
+    }
+    for (const [x0, y0, x1, y1] of lines) c.drawLine(x0, y0, x1, y1, p);
+    const img = this.#own(surface.makeImageSnapshot());
+    surface.delete();
+    const shader = this.#own(
+      img.makeShaderOptions(
+        ck.TileMode.Repeat,
+        ck.TileMode.Repeat,
+        ck.FilterMode.Nearest,
+        ck.MipmapMode.None,
+      ),
+    );
+    this.#hatches.set(key, shader);
+    return shader;
+  }
+
+  #dash(line: SimpleLineSymbol, widthPx: number): number[] | null {
+    const u = Math.max(1, widthPx);
+    switch (line.style) {
+      case "dash":
+        return [4 * u, 3 * u];
+      case "dot":
+        return [u, 2 * u];
+      case "dash-dot":
+        return [4 * u, 2 * u, u, 2 * u];
+      case "dash-dot-dot":
+        return [4 * u, 2 * u, u, 2 * u, u, 2 * u];
+      default:
+        return null;
+    }
+  }
+
+  /** Strokes path commands with a line symbol. */
+  strokeCmds(canvas: Canvas, cmds: number[], line: SimpleLineSymbol): void {
+    if (line.style === "none" || line.color[3] === 0 || cmds.length === 0) return;
+    const { ck } = this.kit;
+    const path = ck.Path.MakeFromCmds(cmds);
+    if (!path) return;
+    const w = this.lineWidthPx(line.width);
+    const p = this.paint(line.color, "stroke", w);
+    const dash = this.#dash(line, w);
+    if (dash) {
+      p.setStrokeCap(ck.StrokeCap.Butt);
+      p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
+    }
+    canvas.drawPath(path, p);
+    path.delete();
+  }
+
+  /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
+  fillCmds(canvas: Canvas, cmds: number[], fill: SimpleFillSymbol): void {
+    if (cmds.length === 0) return;
+    const { ck } = this.kit;
+    const path = ck.Path.MakeFromCmds(cmds);
+    if (!path) return;
+    // Even-odd: holes stay open whatever the ring orientation of the source.
+    path.setFillType(ck.FillType.EvenOdd);
+    if (fill.style !== "none" && fill.color[3] > 0) {
+      const p = this.paint(fill.color, "fill");
+      if (fill.style !== "solid") {
+        p.setColor(ck.BLACK);
+        p.setShader(this.#hatchShader(fill.style, fill.color));
+      }
+      canvas.drawPath(path, p);
+    }
+    path.delete();
+    if (fill.outline) this.strokeCmds(canvas, cmds, fill.outline);
+  }
+
+  /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */
+  #markerCmds(style: SimpleMarkerSymbol["style"], r: number, angleDeg: number): number[] {
+    if (style === "circle") {
+      return [
+        MOVE,
+        r,
+        0,
+        CONIC,
+        r,
+        r,
+        0,
+        r,
+        W,
+        CONIC,
+        -r,
+        r,
+        -r,
+        0,
+        W,
+        CONIC,
+        -r,
+        -r,
+        0,
+        -r,
+        W,
+        CONIC,
+        r,
+        -r,
+        r,
+        0,
+        W,
+        CLOSE,
+      ]; // deno-fmt-ignore
+    }
+    const pts: [number, number][][] = style === "square"
+      ? [[[-r, -r], [r, -r], [r, r], [-r, r]]]
+      : style === "diamond"
+      ? [[[0, -r], [r, 0], [0, r], [-r, 0]]]
+      : style === "cross"
+      ? [[[-r, 0], [r, 0]], [[0, -r], [0, r]]]
+      : [[[-r * W, -r * W], [r * W, r * W]], [[-r * W, r * W], [r * W, -r * W]]];
+    const t = (-angleDeg * Math.PI) / 180; // counter-clockwise on screen (y down)
+    const cos = Math.cos(t), sin = Math.sin(t);
+    const out: number[] = [];
+    for (const part of pts) {
+      part.forEach(([x, y], i) =>
+        out.push(i === 0 ? MOVE : LINE, x * cos - y * sin, x * sin + y * cos)
+      );
+      if (style === "square" || style === "diamond") out.push(CLOSE);
+    }
+    return out;
+  }
+
+  /** Draws one marker symbol at every (x, y) pair of `xy` (screen pixels). */
+  markers(canvas: Canvas, xy: number[], m: SimpleMarkerSymbol): void {
+    if (xy.length === 0) return;
+    const { ck } = this.kit;
+    const r = (m.size * this.pxPerPt) / 2;
+    const tpl = this.#markerCmds(m.style, r, m.angle);
+    const ox = m.xoffset * this.pxPerPt, oy = -m.yoffset * this.pxPerPt;
+    const cmds: number[] = [];
+    for (let i = 0; i < xy.length; i += 2) {
+      const x = xy[i] + ox, y = xy[i + 1] + oy;
+      for (let j = 0; j < tpl.length;) {
+        const verb = tpl[j++];
+        cmds.push(verb);
+        if (verb === MOVE || verb === LINE) {
+          cmds.push(tpl[j++] + x, tpl[j++] + y);
+        } else if (verb === CONIC) {
+          cmds.push(tpl[j++] + x, tpl[j++] + y, tpl[j++] + x, tpl[j++] + y, tpl[j++]);
+        }
+      }
+    }
+    const path = ck.Path.MakeFromCmds(cmds);
+    if (!path) return;
+    const lineShape = m.style === "cross" || m.style === "x";
+    const outlineW = m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0;
+    if (lineShape) {
+      const w = Math.max(1, r / 4);
+      if (m.outline && m.outline.color[3] > 0) {
+        canvas.drawPath(path, this.paint(m.outline.color, "stroke", w + 2 * outlineW));
+      }
+      canvas.drawPath(path, this.paint(m.color, "stroke", w));
+    } else {
+      if (m.color[3] > 0) canvas.drawPath(path, this.paint(m.color, "fill"));
+      if (m.outline && m.outline.color[3] > 0) {
+        canvas.drawPath(path, this.paint(m.outline.color, "stroke", outlineW));
+      }
+    }
+    path.delete();
+  }
+
+  /** A font of `sizePt` points (cached per size). */
+  font(sizePt: number): Font {
+    const px = Math.max(1, Math.round(sizePt * this.pxPerPt * 4) / 4);
+    let f = this.#fonts.get(px);
+    if (!f) {
+      f = this.#own(new this.kit.ck.Font(this.kit.typeface, px));
+      f.setSubpixel(true);
+      this.#fonts.set(px, f);
+    }
+    return f;
+  }
+
+  /** Advance width of `text` in pixels with `font`. */
+  textWidth(font: Font, text: string): number {
+    const ids = font.getGlyphIDs(text);
+    let w = 0;
+    for (const v of font.getGlyphWidths(ids)) w += v;
+    return w;
+  }
+
+  #textPaint(color: Rgba, haloWidth: number): Paint {
+    const key = `${color.join(",")}|${haloWidth}`;
+    let p = this.#textPaints.get(key);
+    if (!p) {
+      p = haloWidth > 0 ? this.paint(color, "stroke", haloWidth) : this.paint(color, "fill");
+      this.#textPaints.set(key, p);
+    }
+    return p;
+  }
+
+  /** Draws text with its baseline-left at (x, y), optionally with a halo. */
+  text(
+    canvas: Canvas,
+    s: string,
+    x: number,
+    y: number,
+    font: Font,
+    color: Rgba,
+    halo?: { color: Rgba; sizePt: number },
+  ): void {
+    if (halo && halo.sizePt > 0) {
+      const hp = this.#textPaint(halo.color, 2 * halo.sizePt * this.pxPerPt);
+      canvas.drawText(s, x, y, hp, font);
+    }
+    canvas.drawText(s, x, y, this.#textPaint(color, 0), font);
+  }
+
+  /** Draws any symbol onto commands (fills/lines) or points (markers). */
+  draw(canvas: Canvas, symbol: SymbolSpec, cmds: number[], xy: number[]): void {
+    if (symbol.type === "simple-fill") this.fillCmds(canvas, cmds, symbol);
+    else if (symbol.type === "simple-line") this.strokeCmds(canvas, cmds, symbol);
+    else this.markers(canvas, xy, symbol);
+  }
+
+  /** Frees every CanvasKit object this painter created. */
+  dispose(): void {
+    for (const o of this.#owned) o.delete();
+    this.#owned = [];
+    this.#hatches.clear();
+    this.#fonts.clear();
+    this.#textPaints.clear();
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Fixtures for the rendering tests: an in-memory feature source, Natural
+ * Earth countries from `world-atlas`, and small pixel helpers over decoded
+ * PNG/JPEG images.
+ *
+ * @module
+ */
+import * as topojson from "topojson-client";
+import { PNG } from "pngjs";
+import jpeg from "jpeg-js";
+import { Buffer } from "node:buffer";
+import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
+import type {
+  Extent,
+  Feature,
+  FieldInfo,
+  Geometry,
+  LayerGeometryType,
+  Position,
+} from "../map/types.ts";
+
+/** A feature source over an array, with a bbox prefilter and no where support. */
+export class MemorySource implements FeatureSource {
+  readonly wkid: number;
+  readonly geometryType: LayerGeometryType;
+  readonly idField = "OBJECTID";
+  #features: Feature[];
+  #boxes: Extent[];
+  #fields: FieldInfo[];
+  queries = 0;
+
+  /** Wraps `features` (ids and attributes as given). */
+  constructor(
+    features: Feature[],
+    geometryType: LayerGeometryType,
+    wkid = 4326,
+    fields: FieldInfo[] = [],
+  ) {
+    this.#features = features;
+    this.geometryType = geometryType;
+    this.wkid = wkid;
+    this.#fields = [{
+      name: "OBJECTID",
+      type: "OID",
+      alias: "OBJECTID",
+      length: 0,
+      nullable: false,
+    }, ...fields];
+    this.#boxes = features.map((f) => bboxOf(f.geometry));
+  }
+  fields(): FieldInfo[] {
+    return this.#fields;
+  }
+  extent(): Extent | null {
+    return null;
+  }
+  query(q: FeatureQuery): Feature[] {
+    this.queries++;
+    if (q.where) throw new Error("MemorySource does not evaluate where clauses.");
+    const b = q.bbox;
+    return this.#features.filter((_, i) => {
+      if (!b) return true;
+      const e = this.#boxes[i];
+      return e.xmax >= b.xmin && e.xmin <= b.xmax && e.ymax >= b.ymin && e.ymin <= b.ymax;
+    });
+  }
+  count(q: FeatureQuery): number {
+    return this.query(q).length;
+  }
+  get(id: number): Feature | null {
+    return this.#features.find((f) => f.id === id) ?? null;
+  }
+  revision(): string {
+    return "1";
+  }
+}
+
+function bboxOf(g: Geometry | null): Extent {
+  const pts: Position[] = !g
+    ? []
+    : g.type === "Point"
+    ? [[g.x, g.y]]
+    : g.type === "Multipoint"
+    ? g.points
+    : g.type === "Polyline"
+    ? g.paths.flat()
+    : g.type === "Polygon"
+    ? g.rings.flat()
+    : [[g.xmin, g.ymin], [g.xmax, g.ymax]];
+  let xmin = Infinity, ymin = Infinity, xmax = -Infinity, ymax = -Infinity;
+  for (const [x, y] of pts) {
+    xmin = Math.min(xmin, x);
+    xmax = Math.max(xmax, x);
+    ymin = Math.min(ymin, y);
+    ymax = Math.max(ymax, y);
+  }
+  return { xmin, ymin, xmax, ymax };
+}
+
+/** Natural Earth countries (`world-atlas`, "10m" | "50m" | "110m") as polygon features. */
+export async function countries(res: "10m" | "50m" | "110m" = "110m"): Promise<Feature[]> {
+  const text = await Deno.readTextFile(
+    new URL(`../node_modules/world-atlas/countries-${res}.json`, import.meta.url),
+  );
+  // deno-lint-ignore no-explicit-any
+  const topo = JSON.parse(text) as any;
+  // deno-lint-ignore no-explicit-any
+  const fc = topojson.feature(topo, topo.objects.countries) as any;
+  const out: Feature[] = [];
+  let id = 1;
+  for (const f of fc.features) {
+    const g = f.geometry;
+    if (!g) continue;
+    const polys: Position[][][] = g.type === "Polygon" ? [g.coordinates] : g.coordinates;
+    out.push({
+      id: id++,
+      attributes: { name: f.properties?.name ?? "", iso: String(f.id ?? "") },
+      geometry: { type: "Polygon", rings: polys.flat() },
+    });
+  }
+  return out;
+}
+
+/** Decoded image pixels (RGBA). */
+export interface Pixels {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Decodes PNG or JPEG bytes. */
+export function decode(bytes: Uint8Array): Pixels {
+  if (bytes[0] === 0x89 && bytes[1] === 0x50) {
+    const png = PNG.sync.read(Buffer.from(bytes));
+    return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
+  }
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    const j = jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true });
+    return { width: j.width, height: j.height, data: j.data };
+  }
+  throw new Error("Neither PNG nor JPEG.");
+}
+
+/** RGBA of pixel (x, y). */
+export function pixel(p: Pixels, x: number, y: number): [number, number, number, number] {
+  const i = (Math.round(y) * p.width + Math.round(x)) * 4;
+  return [p.data[i], p.data[i + 1], p.data[i + 2], p.data[i + 3]];
+}
+
+/** True when the two colours differ by at most `tol` on every channel. */
+export function near(a: readonly number[], b: readonly number[], tol = 3): boolean {
+  return a.every((v, i) => Math.abs(v - b[i]) <= tol);
+}
+
+/** Number of pixels in the box that differ from `bg` by more than `tol`. */
+export function countNot(
+  p: Pixels,
+  bg: readonly number[],
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  tol = 8,
+): number {
+  let n = 0;
+  for (let y = Math.max(0, y0); y < Math.min(p.height, y1); y++) {
+    for (let x = Math.max(0, x0); x < Math.min(p.width, x1); x++) {
+      if (!near(pixel(p, x, y), bg, tol)) n++;
+    }
+  }
+  return n;
+}
