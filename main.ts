@@ -1,0 +1,237 @@
+/**
+ * Command line of the recruitment catalogue and map server.
+ *
+ * ```
+ * deno task start [--port 8000] [--host 0.0.0.0] [--db var/catalog.db] [--maps DIR]
+ *                 [--public-url URL] [--trust-proxy] [--access-log]
+ * deno task import FILE... [--db PATH] [--collection agency|vacancy|competition]
+ * deno task sync URL [--db PATH]
+ * deno task demo [--db PATH] [--scale N] [--force]
+ * deno task seed-tiles --levels 0-6 [--service NAME] [--map NAME]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { createApp } from "./routes/mod.ts";
+import { catalogApiData } from "./routes/catalog_data.ts";
+import { type Catalog, createDemoDatabase, openCatalog } from "./data/mod.ts";
+
+/** Where the database lives unless `--db` says otherwise. */
+export const DEFAULT_DB = "var/catalog.db";
+
+/** Options of `startServer`. */
+export interface StartOptions {
+  dbPath: string;
+  port: number;
+  hostname: string;
+  publicUrl?: string;
+  trustProxy?: boolean;
+  mapsDir?: string;
+  outputDir?: string;
+  accessLog?: boolean;
+  /** Print nothing on start (tests). */
+  quiet?: boolean;
+}
+
+/** A started server. */
+export interface RunningServer {
+  url: string;
+  catalog: Catalog;
+  shutdown(): Promise<void>;
+  finished: Promise<void>;
+}
+
+/**
+ * Opens the database read-only (creating the demo database first when the
+ * file does not exist) and serves the API and the map services.
+ *
+ * @example
+ * ```ts
+ * const s = await startServer({ dbPath: "var/catalog.db", port: 0, hostname: "127.0.0.1" });
+ * await s.shutdown();
+ * ```
+ */
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  if (!existsSync(opts.dbPath)) {
+    mkdirSync(dirname(opts.dbPath), { recursive: true });
+    if (!opts.quiet) console.log(`No database at ${opts.dbPath}: creating the demo data...`);
+    await createDemoDatabase(opts.dbPath);
+  }
+  const catalog = openCatalog(opts.dbPath, { readonly: true });
+  const handler = createApp({
+    data: catalogApiData(catalog),
+    publicUrl: opts.publicUrl,
+    trustProxy: opts.trustProxy,
+    log: opts.accessLog ? accessLog : undefined,
+  });
+  const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    port: opts.port,
+    hostname: opts.hostname,
+    onListen: (addr) => resolve(addr as Deno.NetAddr),
+    onError: (err) => {
+      console.error("Unhandled error:", err);
+      return new Response(JSON.stringify({ detail: "Internal server error." }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  }, handler);
+  const addr = await listening;
+  const shownHost = addr.hostname === "0.0.0.0" || addr.hostname === "::"
+    ? "localhost"
+    : addr.hostname;
+  const url = `http://${shownHost}:${addr.port}/`;
+  let closed = false;
+  return {
+    url,
+    catalog,
+    finished: server.finished,
+    async shutdown() {
+      if (closed) return;
+      closed = true;
+      await server.shutdown();
+      catalog.close();
+    },
+  };
+}
+
+function accessLog(req: Request, res: Response, ms: number): void {
+  const u = new URL(req.url);
+  console.log(
+    `${new Date().toISOString()} ${req.method} ${u.pathname}${u.search} ${res.status} ${
+      ms.toFixed(1)
+    }ms`,
+  );
+}
+
+const USAGE = `Usage:
+  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy] [--access-log]
+  main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
+  main.ts sync URL [--db PATH]
+  main.ts demo [--db PATH] [--scale VACANCIES] [--force]`;
+
+async function serveCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string" },
+      host: { type: "string", default: "0.0.0.0" },
+      db: { type: "string", default: DEFAULT_DB },
+      maps: { type: "string" },
+      "public-url": { type: "string" },
+      "trust-proxy": { type: "boolean", default: false },
+      "access-log": { type: "boolean", default: false },
+      "output-dir": { type: "string", default: "var/output" },
+    },
+  });
+  const portText = values.port ?? Deno.env.get("PORT") ?? "8000";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`--port must be 0-65535, got "${portText}".`);
+  }
+  if (values["public-url"] && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(values["public-url"])) {
+    throw new UsageError(
+      `--public-url must be an absolute http(s) URL, got "${values["public-url"]}".`,
+    );
+  }
+  const server = await startServer({
+    dbPath: values.db,
+    port,
+    hostname: values.host,
+    mapsDir: values.maps,
+    publicUrl: values["public-url"],
+    trustProxy: values["trust-proxy"],
+    accessLog: values["access-log"],
+    outputDir: values["output-dir"],
+  });
+  console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
+  const stop = () => {
+    console.log("Shutting down...");
+    server.shutdown().then(() => Deno.exit(0));
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+}
+
+async function demoCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      db: { type: "string", default: DEFAULT_DB },
+      scale: { type: "string" },
+      force: { type: "boolean", default: false },
+    },
+  });
+  if (existsSync(values.db)) {
+    if (!values.force) throw new UsageError(`${values.db} exists; pass --force to replace it.`);
+    for (const suffix of ["", "-wal", "-shm"]) {
+      await Deno.remove(values.db + suffix).catch(() => {});
+    }
+  }
+  const vacancies = values.scale === undefined ? undefined : Number(values.scale);
+  if (vacancies !== undefined && !(Number.isInteger(vacancies) && vacancies > 0)) {
+    throw new UsageError(
+      `--scale must be a positive whole number of vacancies, got "${values.scale}".`,
+    );
+  }
+  mkdirSync(dirname(values.db), { recursive: true });
+  const t0 = performance.now();
+  const report = createDemoDatabase(values.db, {
+    vacancies,
+    onProgress: (done, total) => progress("demo data", done, total),
+  });
+  console.error("");
+  console.log(
+    `Created ${values.db}: ${report.agencies} agencies, ${report.vacancies} vacancies, ` +
+      `${report.competitions} competitions, ${(report.bytes / 2 ** 20).toFixed(1)} MiB in ` +
+      `${((performance.now() - t0) / 1000).toFixed(1)} s.`,
+  );
+}
+
+class UsageError extends Error {}
+
+/** A one-line progress bar on stderr (redrawn in place). */
+function progress(label: string, done: number, total: number): void {
+  const width = 30;
+  const frac = total > 0 ? Math.min(1, done / total) : 1;
+  const bar = "#".repeat(Math.round(frac * width)).padEnd(width, ".");
+  const line = `\r${label} [${bar}] ${done}/${total} (${(frac * 100).toFixed(0)}%)`;
+  Deno.stderr.writeSync(new TextEncoder().encode(line));
+}
+
+/** Runs a command line; returns the process exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const [command = "serve", ...rest] = argv[0]?.startsWith("-") ? ["serve", ...argv] : argv;
+  try {
+    switch (command) {
+      case "serve":
+        await serveCommand(rest);
+        return 0;
+      case "demo":
+        await demoCommand(rest);
+        return 0;
+      case "help":
+      case "--help":
+        console.log(USAGE);
+        return 0;
+      default:
+        console.error(`Unknown command "${command}".\n${USAGE}`);
+        return 2;
+    }
+  } catch (err) {
+    if (
+      err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
+      console.error(`${(err as Error).message}\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (import.meta.main) Deno.exit(await run(Deno.args));

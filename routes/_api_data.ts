@@ -1,0 +1,44 @@
+/**
+ * The narrow view of the catalogue the API handlers need. Keeping it here
+ * lets the HTTP layer be tested against the real `data/` catalogue while
+ * naming exactly what it relies on.
+ *
+ * @module
+ */
+import type { UrlOptions } from "./context.ts";
+import type { Filters, OrderTerm } from "./_api_params.ts";
+import type { Revisioned } from "./_conditional.ts";
+
+/** Collections served as paginated envelopes. */
+export type ListCollection = "vacancy" | "competition";
+
+/** One list request after parameter parsing. */
+export interface ListRequest {
+  filters: Filters;
+  search: string[];
+  ordering: OrderTerm[];
+  page: number | "last";
+  pageSize: number;
+}
+
+/** One page: total count, the resolved page number and the records' JSON texts. */
+export interface ListPage {
+  count: number;
+  page: number;
+  docs: string[];
+}
+
+/** Read access the API needs. */
+export interface ApiData extends Revisioned {
+  /** The agencies list as a JSON array text. */
+  agencies(): string;
+  /** One published record's JSON text, or null. */
+  get(collection: "agency" | ListCollection, id: number): string | null;
+  /** One page, or null when the page number is past the last page. */
+  list(collection: ListCollection, req: ListRequest): ListPage | null;
+}
+
+/** What the API routes need. */
+export interface ApiContext extends UrlOptions {
+  data: ApiData;
+}

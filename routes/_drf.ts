@@ -1,0 +1,180 @@
+/**
+ * The Django REST Framework behaviours the JSON API copies: content
+ * negotiation (`format` + `Accept`), JSON rendering, standard headers and
+ * the `{"detail": ...}` error shape.
+ *
+ * @module
+ */
+import type { QueryPairs } from "./_querystring.ts";
+
+/** Headers DRF puts on every API response. */
+export const API_HEADERS: Readonly<Record<string, string>> = {
+  "allow": "GET, HEAD, OPTIONS",
+  "content-type": "application/json",
+  "vary": "Accept",
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "ETag, Last-Modified, Link",
+};
+
+interface MediaType {
+  main: string;
+  sub: string;
+  params: Map<string, string>;
+}
+
+function parseMediaType(text: string): MediaType {
+  const [full, ...rawParams] = text.split(";");
+  const [main = "", sub = ""] = full.trim().toLowerCase().split("/");
+  const params = new Map<string, string>();
+  for (const p of rawParams) {
+    const eq = p.indexOf("=");
+    if (eq < 0) continue;
+    params.set(
+      p.slice(0, eq).trim().toLowerCase(),
+      p.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1"),
+    );
+  }
+  return { main: main.trim(), sub: sub.trim(), params };
+}
+
+function precedence(m: MediaType): number {
+  if (m.main === "*") return 0;
+  if (m.sub === "*") return 1;
+  const keys = [...m.params.keys()];
+  return keys.length === 0 || (keys.length === 1 && keys[0] === "q") ? 2 : 3;
+}
+
+/** A renderer as DRF knows it: a `format` name and a media type. */
+interface Renderer {
+  format: string;
+  main: string;
+  sub: string;
+}
+
+/** Our two renderers. Both write JSON: `format=api` is accepted, the body stays JSON (seed). */
+const RENDERERS: Renderer[] = [
+  { format: "json", main: "application", sub: "json" },
+  { format: "api", main: "text", sub: "html" },
+];
+
+/** Outcome of negotiation: JSON indentation to use, or the error response. */
+export type Negotiation = { ok: true; indent: number | undefined } | {
+  ok: false;
+  response: Response;
+};
+
+/**
+ * DRF's `DefaultContentNegotiation.select_renderer`: an unknown `format`
+ * is 404, an `Accept` header nothing satisfies is 406, and
+ * `Accept: application/json; indent=N` asks for pretty output.
+ *
+ * @example
+ * ```ts
+ * negotiate(new Headers({ accept: "application/json; indent=2" }), new Map()); // { ok: true, indent: 2 }
+ * ```
+ */
+export function negotiate(headers: Headers, query: QueryPairs): Negotiation {
+  const format = query.get("format")?.at(-1);
+  let renderers = RENDERERS;
+  if (format) {
+    renderers = RENDERERS.filter((r) => r.format === format);
+    if (renderers.length === 0) return { ok: false, response: notFound() };
+  }
+  const accept = headers.get("accept")?.trim() || "*/*";
+  const types = accept.split(",").map((t) => parseMediaType(t.trim()));
+  for (let level = 3; level >= 0; level--) {
+    const set = types.filter((t) => precedence(t) === level);
+    for (const r of renderers) {
+      for (const t of set) {
+        const subOk = t.sub === "*" || t.sub === r.sub;
+        const mainOk = t.main === "*" || t.main === r.main;
+        if (subOk && mainOk) return { ok: true, indent: level === 3 ? indentOf(t) : undefined };
+      }
+    }
+  }
+  return {
+    ok: false,
+    response: errorResponse(406, "Could not satisfy the request Accept header."),
+  };
+}
+
+function indentOf(t: MediaType): number | undefined {
+  const raw = t.params.get("indent");
+  if (raw === undefined || !/^\s*[+-]?\d+\s*$/.test(raw)) return undefined;
+  const n = Math.max(Math.min(Number(raw), 8), 0);
+  return n === 0 ? undefined : n;
+}
+
+/**
+ * Escapes U+2028 and U+2029 as DRF's JSONRenderer does (JSON.stringify
+ * leaves them raw, which breaks JavaScript consumers of JSONP-like bodies).
+ */
+export function escapeLineSeparators(json: string): string {
+  return json.replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+}
+
+/** Serializes a value like DRF: compact separators, raw UTF-8, escaped U+2028/9. */
+export function renderJson(value: unknown): string {
+  return escapeLineSeparators(JSON.stringify(value));
+}
+
+/**
+ * Re-indents a compact JSON text as Python's `json.dumps(indent=n,
+ * separators=(",", ":"))` writes it (DRF keeps compact separators even when
+ * indenting).
+ */
+export function indentJson(json: string, indent: number): string {
+  const pad = " ".repeat(indent);
+  const write = (v: unknown, depth: number): string => {
+    if (Array.isArray(v)) {
+      if (v.length === 0) return "[]";
+      const inner = pad.repeat(depth + 1);
+      return "[\n" + v.map((x) => inner + write(x, depth + 1)).join(",\n") + "\n" +
+        pad.repeat(depth) + "]";
+    }
+    if (v !== null && typeof v === "object") {
+      const entries = Object.entries(v);
+      if (entries.length === 0) return "{}";
+      const inner = pad.repeat(depth + 1);
+      return "{\n" +
+        entries.map(([k, x]) => inner + JSON.stringify(k) + ":" + write(x, depth + 1)).join(",\n") +
+        "\n" + pad.repeat(depth) + "}";
+    }
+    return JSON.stringify(v);
+  };
+  return escapeLineSeparators(write(JSON.parse(json), 0));
+}
+
+/** A JSON response with the API's standard headers. */
+export function jsonResponse(
+  status: number,
+  body: string,
+  extra: Record<string, string> = {},
+): Response {
+  return new Response(body, { status, headers: { ...API_HEADERS, ...extra } });
+}
+
+/** `{"detail": message}` with the API's standard headers. */
+export function errorResponse(status: number, detail: string): Response {
+  return jsonResponse(status, renderJson({ detail }));
+}
+
+/** DRF's 404 body. */
+export function notFound(): Response {
+  return errorResponse(404, "Not found.");
+}
+
+/** DRF's 405 body: the method name as the client sent it. */
+export function methodNotAllowed(method: string): Response {
+  return errorResponse(405, `Method "${method}" not allowed.`);
+}
+
+/** Body of DRF's `SimpleMetadata` for a read-only view (OPTIONS). */
+export function optionsBody(name: string): string {
+  return renderJson({
+    name,
+    description: "",
+    renders: ["application/json", "text/html"],
+    parses: ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"],
+  });
+}

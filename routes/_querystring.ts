@@ -1,0 +1,104 @@
+/**
+ * Query strings exactly as Django REST Framework's pagination links build
+ * them: Python's `parse_qs(keep_blank_values=True)` to read and
+ * `urlencode(sorted(...), doseq=True)` to write.
+ *
+ * @module
+ */
+
+/** Ordered multi-map of decoded query parameters, first-seen key order. */
+export type QueryPairs = Map<string, string[]>;
+
+/** Python `unquote_plus` with `errors="replace"`. */
+function unquotePlus(s: string): string {
+  s = s.replaceAll("+", " ");
+  if (!s.includes("%")) return s;
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      for (const b of new TextEncoder().encode(s[i])) bytes.push(b);
+    }
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(new Uint8Array(bytes));
+}
+
+/**
+ * Parses a raw query string (without `?`) like Python's
+ * `urllib.parse.parse_qs(qs, keep_blank_values=True)`.
+ *
+ * @example
+ * ```ts
+ * parseQs("b=2&a=1&flag"); // Map { "b" => ["2"], "a" => ["1"], "flag" => [""] }
+ * ```
+ */
+export function parseQs(raw: string): QueryPairs {
+  const out: QueryPairs = new Map();
+  for (const part of raw.split("&")) {
+    if (!part) continue;
+    const eq = part.indexOf("=");
+    const name = unquotePlus(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? "" : unquotePlus(part.slice(eq + 1));
+    const list = out.get(name);
+    if (list) list.push(value);
+    else out.set(name, [value]);
+  }
+  return out;
+}
+
+const ALWAYS_SAFE = /[A-Za-z0-9_.\-~]/;
+
+/** Python `quote_plus(s, safe="")`: UTF-8, uppercase `%XX`, space as `+`. */
+export function quotePlus(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    if (ch === " ") out += "+";
+    else if (ALWAYS_SAFE.test(ch)) out += ch;
+    else {
+      for (const b of new TextEncoder().encode(ch)) {
+        out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Python `urlencode(sorted(pairs.items()), doseq=True)`: keys sorted by code
+ * point, repeated values kept in their order.
+ *
+ * @example
+ * ```ts
+ * urlencode(new Map([["page", ["2"]], ["format", ["api"]]])); // "format=api&page=2"
+ * ```
+ */
+export function urlencode(pairs: QueryPairs): string {
+  const keys = [...pairs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const parts: string[] = [];
+  for (const k of keys) {
+    for (const v of pairs.get(k)!) parts.push(`${quotePlus(k)}=${quotePlus(v)}`);
+  }
+  return parts.join("&");
+}
+
+/**
+ * Python `int(s)` for the strings a query parameter can hold: surrounding
+ * white space, a sign, leading zeros and `_` between digits are accepted.
+ * Returns undefined where Python would raise `ValueError`.
+ *
+ * @example
+ * ```ts
+ * pythonInt(" +02"); // 2
+ * pythonInt("1.5"); // undefined
+ * ```
+ */
+export function pythonInt(s: string): number | undefined {
+  const m = /^\s*([+-]?)([0-9]+(?:_[0-9]+)*)\s*$/.exec(s);
+  if (!m) return undefined;
+  const n = Number(m[2].replaceAll("_", ""));
+  if (!Number.isSafeInteger(n)) return undefined;
+  return m[1] === "-" ? -n : n;
+}

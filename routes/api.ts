@@ -1,0 +1,222 @@
+/**
+ * The read-only JSON API under `/api/v1/`: agencies, vacancies and
+ * competitions with Django REST Framework semantics (pagination links,
+ * negotiation, errors), plus detail routes, filters, search, ordering,
+ * conditional GET, CORS and the OpenAPI document.
+ *
+ * @module
+ */
+import type { Route } from "./router.ts";
+import { baseUrl } from "./context.ts";
+import type { ApiContext, ListCollection } from "./_api_data.ts";
+import { parseQs, pythonInt, type QueryPairs, urlencode } from "./_querystring.ts";
+import {
+  API_HEADERS,
+  errorResponse,
+  indentJson,
+  jsonResponse,
+  methodNotAllowed,
+  negotiate,
+  notFound,
+  optionsBody,
+  renderJson,
+} from "./_drf.ts";
+import {
+  competitionFilterSchema,
+  filtersOf,
+  ORDERING_FIELDS,
+  orderingOf,
+  pageSizeOf,
+  searchTermsOf,
+  vacancyFilterSchema,
+} from "./_api_params.ts";
+import { conditional, validators } from "./_conditional.ts";
+import { openApiDocument } from "./openapi.ts";
+
+/** The API's URL prefix. */
+export const API_PREFIX = "/api/v1/";
+
+/** What a resource handler produces for GET: the body, or an early response. */
+type Body = { body: string } | { response: Response };
+
+interface Resource {
+  path: string;
+  optionsName: string;
+  get(req: Request, q: QueryPairs, match: URLPatternResult): Body;
+}
+
+/**
+ * Builds the API's routes. Each resource answers GET, HEAD and OPTIONS;
+ * every other method is 405. Negotiation errors come first, as in DRF.
+ *
+ * @example
+ * ```ts
+ * const routes = apiRoutes(ctx); // pass to createRouter
+ * ```
+ */
+export function apiRoutes(ctx: ApiContext): Route[] {
+  const resources: Resource[] = [
+    {
+      path: "/api/v1/",
+      optionsName: "Api Root",
+      get: (req) => ({ body: renderJson(apiRoot(baseUrl(req, ctx))) }),
+    },
+    {
+      path: "/api/v1/schema/",
+      optionsName: "Schema",
+      get: (req) => ({ body: renderJson(openApiDocument(baseUrl(req, ctx))) }),
+    },
+    {
+      path: "/api/v1/agencies/for_vacancies/",
+      optionsName: "Agencies For Vacancies",
+      get: () => ({ body: ctx.data.agencies() }),
+    },
+    {
+      path: "/api/v1/agencies/for_vacancies/:id/",
+      optionsName: "Agency Instance",
+      get: (_req, _q, m) => detail(ctx, "agency", m),
+    },
+    {
+      path: "/api/v1/vacancies/",
+      optionsName: "Vacancy List",
+      get: (req, q) => list(ctx, "vacancy", req, q),
+    },
+    {
+      path: "/api/v1/vacancies/:id/",
+      optionsName: "Vacancy Instance",
+      get: (_req, _q, m) => detail(ctx, "vacancy", m),
+    },
+    {
+      path: "/api/v1/competitions/",
+      optionsName: "Competition List",
+      get: (req, q) => list(ctx, "competition", req, q),
+    },
+    {
+      path: "/api/v1/competitions/:id/",
+      optionsName: "Competition Instance",
+      get: (_req, _q, m) => detail(ctx, "competition", m),
+    },
+  ];
+  const routes: Route[] = resources.map((res) => ({
+    pattern: new URLPattern({ pathname: res.path }),
+    handler: (req, match) => serve(ctx, res, req, match),
+  }));
+  // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
+  const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
+  routes.push({
+    pattern: new URLPattern({ pathname: "/api/*" }),
+    handler: (req) => {
+      const url = new URL(req.url);
+      if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url))) {
+        return new Response(null, {
+          status: 301,
+          headers: {
+            "location": url.pathname + "/" + url.search,
+            "content-type": "text/html; charset=utf-8",
+          },
+        });
+      }
+      return notFound();
+    },
+  });
+  return routes;
+}
+
+function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternResult): Response {
+  const url = new URL(req.url);
+  const q = parseQs(url.search.slice(1));
+  const neg = negotiate(req.headers, q);
+  if (!neg.ok) return neg.response;
+  if (req.method === "OPTIONS") {
+    const extra: Record<string, string> = {};
+    if (req.headers.has("access-control-request-method")) {
+      extra["access-control-allow-methods"] = "GET, HEAD, OPTIONS";
+      const asked = req.headers.get("access-control-request-headers");
+      if (asked) extra["access-control-allow-headers"] = asked;
+      extra["access-control-max-age"] = "86400";
+    }
+    return jsonResponse(200, optionsBody(res.optionsName), extra);
+  }
+  if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed(req.method);
+
+  const v = validators(ctx.data, [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0]);
+  const early = conditional(req.headers, v);
+  if (early) return early;
+
+  const out = res.get(req, q, match);
+  if ("response" in out) return out.response;
+  const body = neg.indent ? indentJson(out.body, neg.indent) : out.body;
+  const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
+  if (req.method === "HEAD") {
+    const length = new TextEncoder().encode(body).byteLength;
+    return new Response(null, {
+      status: 200,
+      headers: { ...headers, "content-length": String(length) },
+    });
+  }
+  return new Response(body, { status: 200, headers });
+}
+
+function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
+  const raw = m.pathname.groups.id ?? "";
+  if (!/^\d{1,15}$/.test(raw)) return { response: notFound() };
+  const doc = ctx.data.get(collection, Number(raw));
+  return doc === null ? { response: notFound() } : { body: doc };
+}
+
+function list(ctx: ApiContext, collection: ListCollection, req: Request, q: QueryPairs): Body {
+  const filters = filtersOf(
+    q,
+    collection === "vacancy" ? vacancyFilterSchema : competitionFilterSchema,
+  );
+  if (!filters.ok) return { response: errorResponse(400, filters.detail) };
+  const pageSize = pageSizeOf(q);
+  const rawPage = q.get("page")?.at(-1);
+  const query = {
+    filters: filters.filters,
+    search: searchTermsOf(q),
+    ordering: orderingOf(
+      q,
+      collection === "vacancy"
+        ? ORDERING_FIELDS
+        : ORDERING_FIELDS.filter((f) => f !== "salary_from"),
+    ),
+  };
+  // "last" needs the count first; a number can be checked against it after the query.
+  let page: number | "last";
+  if (rawPage === undefined) page = 1;
+  else if (rawPage === "last") page = "last";
+  else {
+    const n = pythonInt(rawPage);
+    if (n === undefined || n < 1) return { response: errorResponse(404, "Invalid page.") };
+    page = n;
+  }
+  const result = ctx.data.list(collection, { ...query, page, pageSize });
+  if (result === null) return { response: errorResponse(404, "Invalid page.") };
+  const numPages = Math.max(1, Math.ceil(result.count / pageSize));
+  const here = new URL(req.url);
+  const self = baseUrl(req, ctx) + here.pathname;
+  const link = (n: number) => {
+    const params = new Map(q);
+    if (n === 1) params.delete("page");
+    else params.set("page", [String(n)]);
+    const qs = urlencode(params);
+    return qs ? `${self}?${qs}` : self;
+  };
+  const next = result.page < numPages ? JSON.stringify(link(result.page + 1)) : "null";
+  const previous = result.page > 1 ? JSON.stringify(link(result.page - 1)) : "null";
+  return {
+    body: `{"count":${result.count},"next":${next},"previous":${previous},"results":[${
+      result.docs.join(",")
+    }]}`,
+  };
+}
+
+function apiRoot(base: string): Record<string, string> {
+  return {
+    agencies: `${base}${API_PREFIX}agencies/for_vacancies/`,
+    vacancies: `${base}${API_PREFIX}vacancies/`,
+    competitions: `${base}${API_PREFIX}competitions/`,
+    schema: `${base}${API_PREFIX}schema/`,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Adapts the `data/` catalogue to the narrow `ApiData` view the API
+ * handlers use: parameter names of the HTTP layer to the catalogue's query,
+ * page resolution (`last`, past-the-end) and validators.
+ *
+ * @module
+ */
+import type { Catalog, ListQuery } from "../data/mod.ts";
+import type { ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
+
+const COLLECTION = { vacancy: "vacancies", competition: "competitions" } as const;
+
+/** When the database has never been imported into, Last-Modified is the server's start. */
+const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000);
+
+/**
+ * Wraps an opened catalogue.
+ *
+ * @example
+ * ```ts
+ * const data = catalogApiData(openCatalog("var/catalog.db", { readonly: true }));
+ * ```
+ */
+export function catalogApiData(catalog: Catalog): ApiData {
+  return {
+    agencies: () => `[${catalog.agencies().join(",")}]`,
+    get(collection, id) {
+      return collection === "agency" ? catalog.agency(id) : catalog.get(COLLECTION[collection], id);
+    },
+    list(collection: ListCollection, req: ListRequest): ListPage | null {
+      const name = COLLECTION[collection];
+      const q = toQuery(req);
+      let page = req.page;
+      if (page === "last") {
+        const { count } = catalog.list(name, { ...q, page: 1 });
+        page = Math.max(1, Math.ceil(count / req.pageSize));
+      }
+      const { count, docs } = catalog.list(name, { ...q, page });
+      const numPages = Math.max(1, Math.ceil(count / req.pageSize));
+      if (page > numPages) return null;
+      return { count, page, docs };
+    },
+    revision: () => String(catalog.revision()),
+    lastModified() {
+      const iso = catalog.lastModified();
+      const d = iso ? new Date(iso) : STARTED;
+      return Number.isNaN(d.getTime()) ? STARTED : d;
+    },
+  };
+}
+
+function toQuery(req: ListRequest): ListQuery {
+  const f = req.filters;
+  return {
+    pageSize: req.pageSize,
+    ordering: req.ordering,
+    agency: f.agency,
+    group: f.group,
+    industry: f.industry,
+    status: f.status,
+    salaryMin: f.salary_min,
+    salaryMax: f.salary_max,
+    publishDateFrom: f.publish_date_from,
+    publishDateTo: f.publish_date_to,
+    deadlineFrom: f.deadline_from,
+    deadlineTo: f.deadline_to,
+    near: f.near && f.radius_km !== undefined
+      ? { lat: f.near[0], lon: f.near[1], radiusKm: f.radius_km }
+      : undefined,
+    search: req.search.length ? req.search.join(" ") : undefined,
+  };
+}

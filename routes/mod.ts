@@ -1,0 +1,55 @@
+/**
+ * The HTTP face of the product: one handler that routes the JSON API, the
+ * ArcGIS SOAP endpoints and the map files, and answers everything else with
+ * a JSON 404.
+ *
+ * @module
+ */
+import { createRouter, type Route } from "./router.ts";
+import { apiRoutes } from "./api.ts";
+import type { ApiContext } from "./_api_data.ts";
+import { notFound } from "./_drf.ts";
+
+export type { Route, RouteHandler } from "./router.ts";
+export { createRouter } from "./router.ts";
+export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
+export { baseUrl, type UrlOptions } from "./context.ts";
+
+/** Everything the HTTP layer serves. */
+export interface AppOptions extends ApiContext {
+  /** Further routes (the map server's), walked after the API's. */
+  extraRoutes?: Route[];
+  /** Called with each finished request when access logging is on. */
+  log?: (req: Request, res: Response, ms: number) => void;
+}
+
+/**
+ * Builds the server's request handler. Unexpected exceptions become a JSON
+ * 500 and are logged; they never take the process down.
+ *
+ * @example
+ * ```ts
+ * Deno.serve({ port: 8000 }, createApp({ data, trustProxy: false }));
+ * ```
+ */
+export function createApp(
+  opts: AppOptions,
+): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
+  const routes = [...apiRoutes(opts), ...(opts.extraRoutes ?? [])];
+  const route = createRouter(routes, () => notFound());
+  return async function handle(req, info) {
+    const started = performance.now();
+    let res: Response;
+    try {
+      res = await route(req, info);
+    } catch (err) {
+      console.error(`${new Date().toISOString()} ${req.method} ${req.url} failed:`, err);
+      res = new Response(JSON.stringify({ detail: "Internal server error." }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    }
+    opts.log?.(req, res, performance.now() - started);
+    return res;
+  };
+}
