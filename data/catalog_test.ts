@@ -1,0 +1,337 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { openCatalog } from "./catalog.ts";
+import { SCHEMA_VERSION } from "./_migrations.ts";
+import { demoDb, idsOf, publishedRecords, tempDir } from "./_testing.ts";
+import type { ListQuery } from "./_query.ts";
+
+type Rec = Record<string, unknown>;
+
+/** All ids of a list, walking every page. */
+function allIds(
+  catalog: ReturnType<typeof openCatalog>,
+  collection: "vacancies" | "competitions",
+  q: ListQuery,
+): { count: number; ids: number[] } {
+  const ids: number[] = [];
+  let count = 0;
+  for (let page = 1;; page++) {
+    const r = catalog.list(collection, { ...q, page, pageSize: 100 });
+    count = r.count;
+    ids.push(...idsOf(r.docs));
+    if (r.docs.length < 100) break;
+  }
+  return { count, ids };
+}
+
+Deno.test("schema: migrations set user_version, WAL mode and every contract table", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = `${dir}/fresh.db`;
+    openCatalog(path).close();
+    const db = new DatabaseSync(path);
+    const uv = db.prepare("PRAGMA user_version").get() as { user_version: number };
+    assert.equal(uv.user_version, SCHEMA_VERSION);
+    const jm = db.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
+    assert.equal(jm.journal_mode, "wal");
+    const names = (db.prepare("SELECT name FROM sqlite_master").all() as { name: string }[])
+      .map((r) => r.name);
+    for (
+      const t of [
+        "agency",
+        "vacancy",
+        "competition",
+        "vacancy_industry",
+        "competition_industry",
+        "competition_rtree",
+        "meta",
+        "change_log",
+        "vacancy_fts",
+        "competition_fts",
+      ]
+    ) assert.ok(names.includes(t), `missing ${t}`);
+    const cols = (db.prepare("PRAGMA table_info(competition)").all() as { name: string }[])
+      .map((r) => r.name);
+    for (
+      const c of [
+        "id",
+        "doc",
+        "published",
+        "title",
+        "agency_id",
+        "agency_title",
+        "lat",
+        "lon",
+        "publish_date",
+        "reception_finished",
+        "competition_type",
+        "group_title",
+        "address_text",
+        "site_link",
+      ]
+    ) assert.ok(cols.includes(c), `competition lacks ${c}`);
+    const meta = db.prepare("SELECT key, value FROM meta ORDER BY key").all();
+    assert.deepEqual(meta.map((r) => ({ ...r })), [
+      { key: "last_modified", value: "" },
+      { key: "revision", value: "0" },
+    ]);
+    db.close();
+    // Re-opening an up-to-date database runs no migration and keeps data.
+    const again = openCatalog(path);
+    assert.equal(again.revision(), 0);
+    assert.equal(again.lastModified(), null);
+    again.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("openCatalog: read-only refuses a missing file and a database newer than the code", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    assert.throws(() => openCatalog(`${dir}/none.db`, { readonly: true }), /does not exist/);
+    const path = `${dir}/future.db`;
+    openCatalog(path).close();
+    const db = new DatabaseSync(path);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    assert.throws(() => openCatalog(path), /newer than this program/);
+    assert.throws(() => openCatalog(path, { readonly: true }), /schema version/);
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("read-only catalogue sees commits of another connection", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 30, competitions: 5, agencies: 3 });
+    const reader = openCatalog(path, { readonly: true });
+    const before = reader.list("vacancies", { agency: [1] }).count;
+    assert.ok(before > 0);
+    const writer = new DatabaseSync(path);
+    // Unpublish through the columns the reader filters on.
+    writer.exec("UPDATE vacancy SET seq = NULL, published = 0 WHERE agency_id = 1");
+    writer.close();
+    assert.equal(reader.list("vacancies", { agency: [1] }).count, 0);
+    assert.throws(() => reader.db.exec("DELETE FROM vacancy"));
+    reader.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("list/get: only published records, default order by id, every page consistent", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 250, competitions: 120, agencies: 12 });
+    const catalog = openCatalog(path, { readonly: true });
+    for (
+      const [collection, table] of [["vacancies", "vacancy"], [
+        "competitions",
+        "competition",
+      ]] as const
+    ) {
+      const expected = publishedRecords(path, table).map((r) => r.id as number);
+      const { count, ids } = allIds(catalog, collection, {});
+      assert.equal(count, expected.length);
+      assert.deepEqual(ids, expected);
+      // Pages of 10 agree with pages of 100.
+      const p3 = catalog.list(collection, { page: 3 });
+      assert.deepEqual(idsOf(p3.docs), expected.slice(20, 30));
+      const past = catalog.list(collection, { page: 1000 });
+      assert.deepEqual(past, { count: expected.length, docs: [] });
+    }
+    const all = (new DatabaseSync(path, { readOnly: true })).prepare(
+      "SELECT id, published, doc FROM vacancy",
+    ).all() as { id: number; published: number; doc: string }[];
+    const hidden = all.filter((r) => r.published === 0);
+    assert.ok(hidden.length > 0, "demo data should include unpublished records");
+    for (const h of hidden) assert.equal(catalog.get("vacancies", h.id), null);
+    const shown = all.find((r) => r.published === 1)!;
+    assert.equal(catalog.get("vacancies", shown.id), shown.doc);
+    assert.equal(catalog.get("vacancies", 99_999_999), null);
+    assert.equal(catalog.get("vacancies", 1.5), null);
+    assert.throws(() => catalog.list("vacancies", { page: 0 }), RangeError);
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("agencies: bare list by id and agency by id", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { agencies: 7, vacancies: 5, competitions: 2 });
+    const catalog = openCatalog(path, { readonly: true });
+    const docs = catalog.agencies();
+    assert.deepEqual(idsOf(docs), [1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(catalog.agency(4), docs[3]);
+    assert.equal(catalog.get("agencies", 4), docs[3]);
+    assert.equal(catalog.agency(8), null);
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+function check(
+  catalog: ReturnType<typeof openCatalog>,
+  collection: "vacancies" | "competitions",
+  records: Rec[],
+  q: ListQuery,
+  pred: (r: Rec) => boolean,
+) {
+  const expected = records.filter(pred).map((r) => r.id as number);
+  const got = allIds(catalog, collection, q);
+  assert.deepEqual(got.ids, expected, JSON.stringify(q));
+  assert.equal(got.count, expected.length);
+  return expected.length;
+}
+
+Deno.test("filters: agency, group, industry, status, dates, salary overlap", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 400, competitions: 200, agencies: 10, seed: 7 });
+    const catalog = openCatalog(path, { readonly: true });
+    const vac = publishedRecords(path, "vacancy");
+    const com = publishedRecords(path, "competition");
+    const agencyId = (r: Rec) => (r.agency as { id: number }).id;
+    const groupId = (r: Rec) => (r.groups_of_positions as { id: number }).id;
+
+    assert.ok(check(catalog, "vacancies", vac, { agency: [2] }, (r) => agencyId(r) === 2) > 0);
+    assert.ok(
+      check(catalog, "vacancies", vac, { agency: [2, 5] }, (r) => [2, 5].includes(agencyId(r))) >
+        0,
+    );
+    assert.ok(check(catalog, "competitions", com, { group: [1] }, (r) => groupId(r) === 1) > 0);
+    assert.ok(
+      check(
+        catalog,
+        "vacancies",
+        vac,
+        { industry: [3] },
+        (r) => (r.industries as { id: number }[]).some((i) => i.id === 3),
+      ) > 0,
+    );
+    assert.ok(
+      check(
+        catalog,
+        "competitions",
+        com,
+        { industry: [3, 4] },
+        (r) => (r.industries as number[]).some((i) => i === 3 || i === 4),
+      ) > 0,
+    );
+    assert.ok(check(catalog, "vacancies", vac, { status: [3] }, () => true) > 0);
+    check(catalog, "vacancies", vac, { status: [999] }, () => false);
+    assert.ok(
+      check(
+        catalog,
+        "vacancies",
+        vac,
+        { publishDateFrom: "2023-06-01", publishDateTo: "2023-12-31" },
+        (r) =>
+          (r.publish_date as string) >= "2023-06-01" && (r.publish_date as string) <= "2023-12-31",
+      ) > 0,
+    );
+    assert.ok(
+      check(
+        catalog,
+        "competitions",
+        com,
+        { deadlineFrom: "2024-01-01", deadlineTo: "2024-03-31" },
+        (r) =>
+          (r.document_reception_finished as string) >= "2024-01-01" &&
+          (r.document_reception_finished as string) <= "2024-03-31",
+      ) > 0,
+    );
+    const num = (s: unknown) => (s === null ? null : Number(s));
+    const overlaps = (min: number | null, max: number | null) => (r: Rec) => {
+      const from = num(r.salary_from);
+      const to = num(r.salary_to);
+      if (from === null && to === null) return false;
+      if (min !== null && to !== null && to < min) return false;
+      if (max !== null && from !== null && from > max) return false;
+      return true;
+    };
+    assert.ok(check(catalog, "vacancies", vac, { salaryMin: 150000 }, overlaps(150000, null)) > 0);
+    assert.ok(check(catalog, "vacancies", vac, { salaryMax: 50000 }, overlaps(null, 50000)) > 0);
+    assert.ok(
+      check(
+        catalog,
+        "vacancies",
+        vac,
+        { salaryMin: 80000, salaryMax: 90000 },
+        overlaps(80000, 90000),
+      ) >
+        0,
+    );
+    // Filters combine with AND.
+    check(
+      catalog,
+      "vacancies",
+      vac,
+      { agency: [1], salaryMin: 100000 },
+      (r) => agencyId(r) === 1 && overlaps(100000, null)(r),
+    );
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("ordering: each field, both directions, nulls last, id tiebreak, unknown dropped", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 300, competitions: 60, agencies: 6, seed: 3 });
+    const catalog = openCatalog(path, { readonly: true });
+    const vac = publishedRecords(path, "vacancy");
+    const key = (field: string, r: Rec) =>
+      field === "salary_from"
+        ? (r.salary_from === null ? null : Number(r.salary_from))
+        : (r[field] as string | number);
+    for (
+      const field of ["publish_date", "created_at", "updated_at", "salary_from", "title", "id"]
+    ) {
+      for (const desc of [false, true]) {
+        const expected = [...vac].sort((a, b) => {
+          const ka = key(field, a);
+          const kb = key(field, b);
+          if (ka === null && kb !== null) return 1;
+          if (kb === null && ka !== null) return -1;
+          if (ka !== null && kb !== null && ka !== kb) {
+            return (ka < kb ? -1 : 1) * (desc ? -1 : 1);
+          }
+          return (a.id as number) - (b.id as number);
+        }).map((r) => r.id);
+        const got = allIds(catalog, "vacancies", { ordering: [{ field: field as "id", desc }] });
+        assert.deepEqual(got.ids, expected, `${desc ? "-" : ""}${field}`);
+      }
+    }
+    assert.ok(vac.some((r) => r.salary_from === null), "demo data should have null salaries");
+    // Two terms: group by publish_date descending, then title ascending.
+    const two = allIds(catalog, "vacancies", {
+      ordering: [{ field: "publish_date", desc: true }, { field: "title", desc: false }],
+    }).ids;
+    const expected2 = [...vac].sort((a, b) =>
+      (b.publish_date as string).localeCompare(a.publish_date as string) ||
+      ((a.title as string) < (b.title as string)
+        ? -1
+        : (a.title as string) > (b.title as string)
+        ? 1
+        : 0) ||
+      (a.id as number) - (b.id as number)
+    ).map((r) => r.id);
+    assert.deepEqual(two, expected2);
+    // salary_from does not exist on competitions: dropped, default order remains.
+    const com = publishedRecords(path, "competition").map((r) => r.id);
+    assert.deepEqual(
+      allIds(catalog, "competitions", { ordering: [{ field: "salary_from", desc: true }] }).ids,
+      com,
+    );
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
