@@ -40,4 +40,5 @@ export {
 export { envelopeJson, jsonArray, toJson } from "./_json.ts";
 export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES } from "./demo.ts";
 export { haversineKm } from "./_geo.ts";
+export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";
 export * as schemas from "./schemas.ts";
