@@ -17,7 +17,15 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { createApp } from "./routes/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
-import { type Catalog, createDemoDatabase, openCatalog } from "./data/mod.ts";
+import {
+  type Catalog,
+  type CollectionName,
+  COLLECTIONS,
+  createDemoDatabase,
+  ImportError,
+  importFiles,
+  openCatalog,
+} from "./data/mod.ts";
 
 /** Where the database lives unless `--db` says otherwise. */
 export const DEFAULT_DB = "var/catalog.db";
@@ -193,6 +201,55 @@ async function demoCommand(args: string[]): Promise<void> {
   );
 }
 
+async function importCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      db: { type: "string", default: DEFAULT_DB },
+      collection: { type: "string" },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError("import needs at least one FILE.");
+  const collection = values.collection === undefined
+    ? undefined
+    : collectionName(values.collection);
+  mkdirSync(dirname(values.db), { recursive: true });
+  try {
+    const r = await importFiles(values.db, positionals, { collection });
+    const read = Object.entries(r.records as Record<string, number>).filter(([, n]) => n > 0).map((
+      [c, n],
+    ) => `${n} ${c}`);
+    console.log(
+      `Imported ${read.join(", ") || "nothing"} into ${values.db}: ${r.inserted} inserted, ` +
+        `${r.updated} updated, ${r.unchanged} unchanged (revision ${r.revision}).`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof ImportError) {
+      console.error(`Import rejected, nothing was written: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+function collectionName(raw: string): CollectionName {
+  const aliases: Record<string, CollectionName> = {
+    agency: "agencies",
+    agencies: "agencies",
+    vacancy: "vacancies",
+    vacancies: "vacancies",
+    competition: "competitions",
+    competitions: "competitions",
+  };
+  const name = aliases[raw];
+  if (!name || !(name in COLLECTIONS)) {
+    throw new UsageError(`--collection must be agencies, vacancies or competitions, got "${raw}".`);
+  }
+  return name;
+}
+
 class UsageError extends Error {}
 
 /** A one-line progress bar on stderr (redrawn in place). */
@@ -215,6 +272,8 @@ export async function run(argv: string[]): Promise<number> {
       case "demo":
         await demoCommand(rest);
         return 0;
+      case "import":
+        return await importCommand(rest);
       case "help":
       case "--help":
         console.log(USAGE);

@@ -1,0 +1,166 @@
+/**
+ * The command line as a user runs it: the server process (demo database on
+ * first start, port flags, clean stop on SIGTERM/SIGINT) and `import`
+ * (whole-file rejection, updates seen by a running server).
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { fetchJson } from "./_api_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+function deno(args: string[], env: Record<string, string> = {}): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env,
+  }).spawn();
+}
+
+async function runToEnd(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await deno(args).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Reads stdout lines until one matches, returning the match. */
+async function waitForLine(
+  stream: ReadableStream<Uint8Array>,
+  re: RegExp,
+): Promise<RegExpMatchArray> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`stream ended before ${re}; got: ${buf}`);
+    buf += value;
+    const m = buf.match(re);
+    if (m) {
+      reader.releaseLock();
+      return m;
+    }
+  }
+}
+
+async function startProcess(dir: string, extra: string[] = [], env: Record<string, string> = {}) {
+  const child = deno(["serve", "--host", "127.0.0.1", "--db", `${dir}/catalog.db`, ...extra], env);
+  const m = await waitForLine(child.stdout, /Serving .* at (http:\/\/127\.0\.0\.1:(\d+)\/)/);
+  return { child, url: m[1].replace(/\/$/, ""), port: Number(m[2]) };
+}
+
+function snapshot(dbPath: string): string {
+  const db = new DatabaseSync(dbPath, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT id, doc, published FROM vacancy ORDER BY id").all();
+    const meta = db.prepare("SELECT key, value FROM meta ORDER BY key").all();
+    return JSON.stringify([rows, meta]);
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test({
+  name: "cli: first start creates the demo database, serves, stops cleanly on SIGTERM",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const { child, url } = await startProcess(dir, ["--port", "0"]);
+      const { status, body } = await fetchJson(`${url}/api/v1/vacancies/`);
+      assert.equal(status, 200);
+      assert.ok(body.count > 300);
+      child.kill("SIGTERM");
+      const st = await child.status;
+      assert.equal(st.code, 0);
+      await child.stderr.cancel();
+      await Deno.stat(`${dir}/catalog.db`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "cli: PORT from the environment, SIGINT stops",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // Find a free port, then hand it over through PORT.
+      const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const port = (l.addr as Deno.NetAddr).port;
+      l.close();
+      const { child, port: got } = await startProcess(dir, [], { PORT: String(port) });
+      assert.equal(got, port);
+      child.kill("SIGINT");
+      assert.equal((await child.status).code, 0);
+      await child.stderr.cancel();
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("cli: bad flags are a usage error, not a stack trace", async () => {
+  const r = await runToEnd(["serve", "--port", "http"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--port must be/);
+  const u = await runToEnd(["frobnicate"]);
+  assert.equal(u.code, 2);
+  assert.match(u.stderr, /Unknown command "frobnicate"/);
+});
+
+Deno.test({
+  name: "cli: import rejects a whole file on one bad record; a good import is served at once",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const { child, url } = await startProcess(dir, ["--port", "0"]);
+      const db = `${dir}/catalog.db`;
+      const { body: page, headers } = await fetchJson(`${url}/api/v1/vacancies/`);
+      const [a, b, c] = page.results;
+      const before = snapshot(db);
+
+      // Record 1 is invalid: a salary without two decimals. Record 0 would be a change.
+      const bad = [
+        { ...a, title: "Изменённое название" },
+        { ...b, salary_from: "100" },
+        c,
+      ];
+      await Deno.writeTextFile(`${dir}/bad.json`, JSON.stringify(bad));
+      const r = await runToEnd(["import", `${dir}/bad.json`, "--db", db]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /record 1/);
+      assert.match(r.stderr, /salary_from/);
+      assert.equal(snapshot(db), before, "nothing was written");
+
+      // NDJSON with one change: accepted, and the running server sees it.
+      const changed = { ...a, title: "Главный специалист-эксперт отдела импорта" };
+      await Deno.writeTextFile(
+        `${dir}/good.ndjson`,
+        [changed, b].map((x) => JSON.stringify(x)).join("\n") + "\n",
+      );
+      const ok = await runToEnd(["import", `${dir}/good.ndjson`, "--db", db]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.match(ok.stdout, /1 updated/);
+      const after = await fetchJson(`${url}/api/v1/vacancies/${a.id}/`);
+      assert.equal(after.body.title, changed.title);
+      const list = await fetchJson(`${url}/api/v1/vacancies/`, {
+        headers: { "if-none-match": headers.get("etag")! },
+      });
+      assert.equal(list.status, 200, "the ETag changed with the data");
+      const found = await fetchJson(
+        `${url}/api/v1/vacancies/?search=${encodeURIComponent("импорта")}`,
+      );
+      assert.deepEqual(found.body.results.map((x: { id: number }) => x.id), [a.id]);
+
+      child.kill("SIGTERM");
+      assert.equal((await child.status).code, 0);
+      await child.stderr.cancel();
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
