@@ -1,0 +1,352 @@
+/**
+ * Conversion between SOAP geometry objects (the plain-object form of the
+ * SOAP layer: `{ $type: "PointN", X, Y }`, `{ $type: "PolygonN", RingArray:
+ * [{ PointArray: [...] }] }`, ...) and the shared {@link Geometry} model.
+ *
+ * Reusable by every operation that reads or writes geometry (queries,
+ * identify, rendering's custom graphics): `geometryFromSoap` accepts every
+ * concrete `*N` form of the schema plus Line / CircularArc / BezierCurve
+ * segments (densified), and faults on the binary `*B` forms;
+ * `geometryToSoap` writes the `*N` form ArcGIS emits (HasID/HasZ/HasM
+ * false, an Extent, optional SpatialReference).
+ *
+ * @module
+ */
+import type { Extent, Geometry, Position } from "../types.ts";
+import { SoapFault } from "../soap/fault.ts";
+
+/** A SOAP complex value in the plain-object convention. */
+export type SoapObject = Record<string, unknown>;
+
+/** A geometry read from a request, with the WKID it declared (if any). */
+export interface DecodedGeometry {
+  geometry: Geometry;
+  /** WKID of the geometry's own SpatialReference, or null when it carried none. */
+  wkid: number | null;
+}
+
+/** Segments a circular arc or Bézier curve is split into when read. */
+const CURVE_STEPS = 32;
+
+function isObject(v: unknown): v is SoapObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function fault(message: string): SoapFault {
+  return new SoapFault("Client", message);
+}
+
+function num(v: unknown, what: string): number {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) return Number(v);
+  throw fault(`${what} must be a finite number.`);
+}
+
+function list(v: unknown): unknown[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The WKID a SOAP SpatialReference denotes, or null when none is given.
+ * WKID wins, then LatestWKID; a WKT without WKID is recognised for WGS 84
+ * and Web Mercator only (other WKT faults, as we cannot project it).
+ *
+ * @example
+ * wkidOfSpatialReference({ $type: "GeographicCoordinateSystem", WKID: 4326 }); // 4326
+ */
+export function wkidOfSpatialReference(sr: unknown): number | null {
+  if (!isObject(sr)) return null;
+  for (const key of ["WKID", "LatestWKID"]) {
+    const v = sr[key];
+    if (v !== undefined && v !== null && v !== "" && v !== 0) {
+      const n = num(v, `SpatialReference/${key}`);
+      if (!Number.isInteger(n) || n <= 0) {
+        throw fault(`SpatialReference/${key} must be a positive integer.`);
+      }
+      return n;
+    }
+  }
+  const wkt = typeof sr.WKT === "string" ? sr.WKT.trim() : "";
+  if (wkt === "") return null;
+  const upper = wkt.toUpperCase();
+  if (upper.startsWith("PROJCS") && /WEB_MERCATOR|PSEUDO[_ ]MERCATOR/.test(upper)) return 3857;
+  if (upper.startsWith("GEOGCS") && /WGS[_ ]?(19)?84/.test(upper)) return 4326;
+  throw fault(
+    "SpatialReference given only as WKT is supported for WGS 84 and Web Mercator; send its WKID instead.",
+  );
+}
+
+function pointXY(p: unknown, what: string): Position {
+  if (!isObject(p)) throw fault(`${what} must be a point.`);
+  const t = p.$type;
+  if (t === "PointB") throw binaryFault("PointB");
+  if (t !== undefined && t !== "PointN" && t !== "Point") {
+    throw fault(`${what} must be a PointN, got ${String(t)}.`);
+  }
+  return [num(p.X, `${what}/X`), num(p.Y, `${what}/Y`)];
+}
+
+function binaryFault(type: string): SoapFault {
+  return fault(
+    `${type} (Esri binary shape buffer) is not supported; send the ${type.slice(0, -1)}N form.`,
+  );
+}
+
+function pointArray(v: unknown, what: string): Position[] {
+  return list(v).map((p, i) => pointXY(p, `${what}[${i}]`));
+}
+
+/** Densified points of a circular arc from `from` to `to` around `center`. */
+function arcPoints(from: Position, to: Position, center: Position, ccw: boolean): Position[] {
+  const r = Math.hypot(from[0] - center[0], from[1] - center[1]);
+  const a0 = Math.atan2(from[1] - center[1], from[0] - center[0]);
+  let a1 = Math.atan2(to[1] - center[1], to[0] - center[0]);
+  const full = from[0] === to[0] && from[1] === to[1];
+  if (ccw) {
+    while (a1 <= a0) a1 += 2 * Math.PI;
+    if (full) a1 = a0 + 2 * Math.PI;
+  } else {
+    while (a1 >= a0) a1 -= 2 * Math.PI;
+    if (full) a1 = a0 - 2 * Math.PI;
+  }
+  const out: Position[] = [];
+  for (let i = 1; i < CURVE_STEPS; i++) {
+    const a = a0 + (a1 - a0) * i / CURVE_STEPS;
+    out.push([center[0] + r * Math.cos(a), center[1] + r * Math.sin(a)]);
+  }
+  out.push(to);
+  return out;
+}
+
+/** Densified points of a Bézier curve (any degree, de Casteljau). */
+function bezierPoints(control: Position[]): Position[] {
+  const out: Position[] = [];
+  for (let i = 1; i <= CURVE_STEPS; i++) {
+    const t = i / CURVE_STEPS;
+    let pts = control.map((p) => [p[0], p[1]] as Position);
+    while (pts.length > 1) {
+      const next: Position[] = [];
+      for (let k = 0; k + 1 < pts.length; k++) {
+        next.push([
+          pts[k][0] + (pts[k + 1][0] - pts[k][0]) * t,
+          pts[k][1] + (pts[k + 1][1] - pts[k][1]) * t,
+        ]);
+      }
+      pts = next;
+    }
+    out.push(pts[0]);
+  }
+  return out;
+}
+
+/** Points of a Path/Ring: its PointArray, or its SegmentArray densified. */
+function pathPoints(path: unknown, what: string): Position[] {
+  if (!isObject(path)) throw fault(`${what} must be a Path or Ring.`);
+  const pts = list(path.PointArray);
+  if (pts.length > 0) return pointArray(pts, `${what}/PointArray`);
+  const out: Position[] = [];
+  list(path.SegmentArray).forEach((seg, i) => {
+    const where = `${what}/SegmentArray[${i}]`;
+    if (!isObject(seg)) throw fault(`${where} must be a segment.`);
+    const from = pointXY(seg.FromPoint, `${where}/FromPoint`);
+    const to = pointXY(seg.ToPoint, `${where}/ToPoint`);
+    const last = out[out.length - 1];
+    if (!last || last[0] !== from[0] || last[1] !== from[1]) out.push(from);
+    switch (seg.$type) {
+      case undefined:
+      case "Line":
+        out.push(to);
+        break;
+      case "CircularArc":
+        if (seg.IsLine === true) out.push(to);
+        else {
+          const center = pointXY(seg.CenterPoint, `${where}/CenterPoint`);
+          out.push(...arcPoints(from, to, center, seg.IsCounterClockwise === true));
+        }
+        break;
+      case "BezierCurve": {
+        const control = pointArray(seg.ControlPointArray, `${where}/ControlPointArray`);
+        out.push(...bezierPoints(control.length >= 2 ? control : [from, to]));
+        break;
+      }
+      default:
+        throw fault(`${where}: segment type ${String(seg.$type)} is not supported.`);
+    }
+  });
+  return out;
+}
+
+/**
+ * Reads any concrete SOAP geometry into the shared model.
+ *
+ * @param value the decoded element (`{ $type: "EnvelopeN", XMin, ... }`)
+ * @param what the element's name, used in Fault messages
+ * @throws SoapFault Client for missing, binary or malformed geometry
+ * @example
+ * geometryFromSoap({ $type: "PointN", X: 1, Y: 2 }, "SearchShape").geometry;
+ * // { type: "Point", x: 1, y: 2 }
+ */
+export function geometryFromSoap(value: unknown, what = "Geometry"): DecodedGeometry {
+  if (!isObject(value)) throw fault(`${what} is required and must be a geometry.`);
+  const t = value.$type;
+  const wkid = wkidOfSpatialReference(value.SpatialReference);
+  switch (t) {
+    case "PointN": {
+      const [x, y] = pointXY(value, what);
+      return { geometry: { type: "Point", x, y }, wkid };
+    }
+    case "MultipointN":
+      return {
+        geometry: {
+          type: "Multipoint",
+          points: pointArray(value.PointArray, `${what}/PointArray`),
+        },
+        wkid,
+      };
+    case "PolylineN":
+    case "Path":
+    case "Line":
+    case "CircularArc":
+    case "BezierCurve": {
+      const paths = t === "PolylineN"
+        ? list(value.PathArray).map((p, i) => pathPoints(p, `${what}/PathArray[${i}]`))
+        : [pathPoints(t === "Path" ? value : { SegmentArray: [value] }, what)];
+      return { geometry: { type: "Polyline", paths: paths.filter((p) => p.length > 0) }, wkid };
+    }
+    case "PolygonN":
+    case "Ring": {
+      const rings = t === "PolygonN"
+        ? list(value.RingArray).map((r, i) => pathPoints(r, `${what}/RingArray[${i}]`))
+        : [pathPoints(value, what)];
+      return {
+        geometry: { type: "Polygon", rings: rings.filter((r) => r.length > 0).map(closeRing) },
+        wkid,
+      };
+    }
+    case "EnvelopeN": {
+      const xmin = num(value.XMin, `${what}/XMin`);
+      const ymin = num(value.YMin, `${what}/YMin`);
+      const xmax = num(value.XMax, `${what}/XMax`);
+      const ymax = num(value.YMax, `${what}/YMax`);
+      if (xmin > xmax || ymin > ymax) {
+        throw fault(`${what}: XMin/YMin must not exceed XMax/YMax.`);
+      }
+      return { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid };
+    }
+    case "PointB":
+    case "MultipointB":
+    case "PolylineB":
+    case "PolygonB":
+    case "EnvelopeB":
+    case "MultiPatchB":
+      throw binaryFault(t);
+    case undefined:
+    case "Geometry":
+      throw fault(`${what} needs an xsi:type naming a concrete geometry (e.g. PointN, EnvelopeN).`);
+    default:
+      throw fault(`${what}: geometry type ${String(t)} is not supported.`);
+  }
+}
+
+function closeRing(ring: Position[]): Position[] {
+  const a = ring[0];
+  const b = ring[ring.length - 1];
+  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
+}
+
+/**
+ * Reads a `Point` parameter (PointN) into `{x, y, wkid}`.
+ *
+ * @example
+ * pointFromSoap({ $type: "PointN", X: 3, Y: 4 }, "FromPoint"); // { x: 3, y: 4, wkid: null }
+ */
+export function pointFromSoap(
+  value: unknown,
+  what: string,
+): { x: number; y: number; wkid: number | null } {
+  if (isObject(value) && value.$type === "PointB") throw binaryFault("PointB");
+  if (!isObject(value)) throw fault(`${what} is required and must be a PointN.`);
+  const [x, y] = pointXY(value, what);
+  return { x, y, wkid: wkidOfSpatialReference(value.SpatialReference) };
+}
+
+/** Bounding box of any geometry, or null when it has no coordinates. */
+export function geometryExtent(g: Geometry): Extent | null {
+  if (g.type === "Envelope") return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax };
+  if (g.type === "Point") return { xmin: g.x, ymin: g.y, xmax: g.x, ymax: g.y };
+  const pts = g.type === "Multipoint"
+    ? g.points
+    : (g.type === "Polyline" ? g.paths : g.rings).flat();
+  if (pts.length === 0) return null;
+  let xmin = Infinity, ymin = Infinity, xmax = -Infinity, ymax = -Infinity;
+  for (const [x, y] of pts) {
+    if (x < xmin) xmin = x;
+    if (x > xmax) xmax = x;
+    if (y < ymin) ymin = y;
+    if (y > ymax) ymax = y;
+  }
+  return { xmin, ymin, xmax, ymax };
+}
+
+/** `EnvelopeN` object for an extent. */
+export function envelopeToSoap(e: Extent, spatialReference?: SoapObject): SoapObject {
+  const out: SoapObject = {
+    $type: "EnvelopeN",
+    XMin: e.xmin,
+    YMin: e.ymin,
+    XMax: e.xmax,
+    YMax: e.ymax,
+  };
+  if (spatialReference) out.SpatialReference = spatialReference;
+  return out;
+}
+
+function pointsToSoap(points: Position[]): SoapObject[] {
+  return points.map(([x, y]) => ({ $type: "PointN", X: x, Y: y }));
+}
+
+/**
+ * Writes a geometry in the `*N` form ArcGIS emits.
+ *
+ * @param g the geometry
+ * @param spatialReference a SOAP SpatialReference object to attach, if any
+ * @example
+ * geometryToSoap({ type: "Point", x: 1, y: 2 }); // { $type: "PointN", X: 1, Y: 2 }
+ */
+export function geometryToSoap(g: Geometry, spatialReference?: SoapObject): SoapObject {
+  const extent = geometryExtent(g);
+  const head = (type: string): SoapObject => ({
+    $type: type,
+    HasID: false,
+    HasZ: false,
+    HasM: false,
+    ...(extent ? { Extent: envelopeToSoap(extent) } : {}),
+  });
+  let out: SoapObject;
+  switch (g.type) {
+    case "Point":
+      out = { $type: "PointN", X: g.x, Y: g.y };
+      break;
+    case "Envelope":
+      out = envelopeToSoap(g);
+      break;
+    case "Multipoint":
+      out = { ...head("MultipointN"), PointArray: pointsToSoap(g.points) };
+      break;
+    case "Polyline":
+      out = {
+        ...head("PolylineN"),
+        PathArray: g.paths.map((p) => ({ $type: "Path", PointArray: pointsToSoap(p) })),
+      };
+      break;
+    case "Polygon":
+      out = {
+        ...head("PolygonN"),
+        RingArray: g.rings.map((r) => ({ $type: "Ring", PointArray: pointsToSoap(r) })),
+      };
+      break;
+  }
+  if (spatialReference) out.SpatialReference = spatialReference;
+  return out;
+}

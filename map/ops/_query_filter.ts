@@ -1,0 +1,238 @@
+/**
+ * Turns a SOAP `QueryFilter` / `SpatialFilter` (§5.6) into a
+ * {@link LayerQuery}: where clause and definition expressions parsed and
+ * field-checked into one syntax tree, FIDSet, filter geometry projected to
+ * the source's spatial reference, SubFields, OutputSpatialReference, and
+ * the Prefix (`DISTINCT`) / Postfix (`ORDER BY`) clauses.
+ *
+ * @module
+ */
+import type { Feature, FieldInfo } from "../types.ts";
+import type { WhereNode } from "../query/ast.ts";
+import type { MapFrame, MapLayer } from "../soap/operation.ts";
+import { combineWhere, parseWhere, WhereClauseError } from "../query/mod.ts";
+import { canProject, normalizeWkid } from "../geo/projection.ts";
+import { SPATIAL_RELATIONS, type SpatialRelation } from "../geo/relate.ts";
+import { SoapFault } from "../soap/fault.ts";
+import { geometryFromSoap, type SoapObject, wkidOfSpatialReference } from "./_geometry_xml.ts";
+import { type ColumnSelection, findColumn, layerColumns, selectColumns } from "./_query_records.ts";
+import type { LayerQuery } from "./_query_exec.ts";
+import { toWkid } from "./_query_map_state.ts";
+
+/** One ORDER BY key. */
+export interface SortKey {
+  field: FieldInfo;
+  descending: boolean;
+}
+
+/** A parsed QueryFilter, ready to run against one layer. */
+export interface ParsedFilter {
+  query: LayerQuery;
+  selection: ColumnSelection;
+  /** WKID results are returned in. */
+  outWkid: number;
+  orderBy: SortKey[];
+  distinct: boolean;
+}
+
+function isObject(v: unknown): v is SoapObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Fields a where clause may name: the attribute columns (shape excluded). */
+function whereFields(layer: MapLayer): FieldInfo[] {
+  return layerColumns(layer).all.filter((f) => f.type !== "Geometry");
+}
+
+/**
+ * Parses a where clause or definition expression against the layer's
+ * fields; a bad clause becomes a Client fault with the parser's message.
+ */
+export function parseClause(layer: MapLayer, text: unknown, what: string): WhereNode | undefined {
+  if (text === undefined || text === null) return undefined;
+  if (typeof text !== "string") throw new SoapFault("Client", `${what} must be a string.`);
+  try {
+    return parseWhere(text, whereFields(layer));
+  } catch (e) {
+    if (e instanceof WhereClauseError) {
+      throw new SoapFault(
+        "Client",
+        `Invalid ${what} for layer ${layer.id} (${layer.name}): ${e.message}`,
+        { LayerID: layer.id, Position: e.position },
+      );
+    }
+    throw e;
+  }
+}
+
+function objectIds(filter: SoapObject): number[] | undefined {
+  const fids = isObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
+  if (!Array.isArray(fids) || fids.length === 0) return undefined;
+  return [...new Set(fids.filter((v): v is number => typeof v === "number"))].sort((a, b) => a - b);
+}
+
+function outputWkid(frame: MapFrame, filter: SoapObject): number {
+  const wkid = wkidOfSpatialReference(filter.OutputSpatialReference) ?? frame.wkid;
+  if (!canProject(frame.wkid, wkid)) {
+    throw new SoapFault(
+      "Client",
+      `QueryFilter/OutputSpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
+    );
+  }
+  return normalizeWkid(wkid);
+}
+
+function spatialRelation(filter: SoapObject): SpatialRelation {
+  const rel = filter.SpatialRel;
+  if (rel === undefined || rel === null || rel === "") return "esriSpatialRelIntersects";
+  if (typeof rel === "string" && (SPATIAL_RELATIONS as readonly string[]).includes(rel)) {
+    return rel as SpatialRelation;
+  }
+  throw new SoapFault(
+    "Client",
+    `SpatialFilter/SpatialRel must be one of ${SPATIAL_RELATIONS.join(", ")}.`,
+  );
+}
+
+function parseOrderBy(layer: MapLayer, postfix: unknown): SortKey[] {
+  const text = typeof postfix === "string" ? postfix.trim() : "";
+  if (text === "") return [];
+  const m = /^ORDER\s+BY\s+(.+)$/is.exec(text);
+  if (!m) {
+    throw new SoapFault(
+      "Client",
+      `QueryFilter/PostfixClause supports only "ORDER BY field [ASC|DESC], ..."; got "${
+        text.slice(0, 80)
+      }".`,
+    );
+  }
+  return m[1].split(",").map((part) => {
+    const k = /^\s*("?)([\p{L}_][\p{L}\p{N}_]*)\1\s*(ASC|DESC)?\s*$/iu.exec(part);
+    if (!k) {
+      throw new SoapFault(
+        "Client",
+        `QueryFilter/PostfixClause: cannot read the sort key "${part.trim()}".`,
+      );
+    }
+    const field = findColumn(layer, k[2], "QueryFilter/PostfixClause");
+    if (field.type === "Geometry") {
+      throw new SoapFault("Client", "QueryFilter/PostfixClause cannot sort by the shape field.");
+    }
+    return { field, descending: (k[3] ?? "").toUpperCase() === "DESC" };
+  });
+}
+
+function parseDistinct(prefix: unknown): boolean {
+  const text = typeof prefix === "string" ? prefix.trim() : "";
+  if (text === "") return false;
+  if (/^DISTINCT$/i.test(text)) return true;
+  throw new SoapFault(
+    "Client",
+    `QueryFilter/PrefixClause supports only "DISTINCT"; got "${text.slice(0, 80)}".`,
+  );
+}
+
+/** Options of {@linkcode parseQueryFilter}. */
+export interface FilterOptions {
+  /** Definition expressions to AND with the where clause (layer's, LayerDescription's). */
+  definitionExpressions?: { text: string; what: string }[];
+}
+
+/**
+ * Parses a QueryFilter (or SpatialFilter) for `layer` of `frame`; a missing
+ * filter selects everything. The filter geometry defaults to the map's
+ * spatial reference when it carries none.
+ *
+ * @throws SoapFault Client for bad clauses, unknown fields, bad geometry
+ */
+export function parseQueryFilter(
+  frame: MapFrame,
+  layer: MapLayer,
+  filterValue: unknown,
+  opts: FilterOptions = {},
+): ParsedFilter {
+  const filter = isObject(filterValue) ? filterValue : {};
+  const defs = (opts.definitionExpressions ?? []).map((d) => parseClause(layer, d.text, d.what));
+  const where = combineWhere(
+    ...defs,
+    parseClause(layer, filter.WhereClause ?? "", "QueryFilter/WhereClause"),
+  );
+  const selection = selectColumns(layer, filter.SubFields);
+  const query: LayerQuery = {
+    where,
+    objectIds: objectIds(filter),
+    attributeNames: selection.attributeNames,
+    returnGeometry: selection.geometry,
+  };
+  const type = filter.$type;
+  if (type === "SpatialFilter" || type === "TimeQueryFilter" || type === "ImageQueryFilter") {
+    if (!isObject(filter.FilterGeometry)) {
+      throw new SoapFault(
+        "Client",
+        "SpatialFilter/FilterGeometry is required (e.g. an EnvelopeN).",
+      );
+    }
+    const { geometry, wkid } = geometryFromSoap(
+      filter.FilterGeometry,
+      "SpatialFilter/FilterGeometry",
+    );
+    query.spatial = {
+      geometry: toWkid(geometry, wkid ?? frame.wkid, layer.source.wkid),
+      relation: spatialRelation(filter),
+      description: typeof filter.SpatialRelDescription === "string"
+        ? filter.SpatialRelDescription
+        : undefined,
+    };
+  }
+  return {
+    query,
+    selection,
+    outWkid: outputWkid(frame, filter),
+    orderBy: parseOrderBy(layer, filter.PostfixClause),
+    distinct: parseDistinct(filter.PrefixClause),
+  };
+}
+
+/** Numbers before text, text in code-point order (SQLite's default collation). */
+function compareScalars(a: string | number, b: string | number): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "number") return -1;
+  if (typeof b === "number") return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortValue(f: Feature, field: FieldInfo): string | number | null {
+  if (field.type === "OID") return f.id;
+  const v = f.attributes[field.name];
+  if (v === undefined || v === null) return null;
+  return typeof v === "boolean" ? (v ? 1 : 0) : v;
+}
+
+/**
+ * Applies ORDER BY (nulls first, as SQLite does ascending) and DISTINCT
+ * (over the selected non-OID columns, keeping the first row) in memory.
+ */
+export function orderAndDistinct(features: Feature[], parsed: ParsedFilter): Feature[] {
+  let out = features;
+  if (parsed.orderBy.length > 0) {
+    out = [...out].sort((a, b) => {
+      for (const k of parsed.orderBy) {
+        const va = sortValue(a, k.field), vb = sortValue(b, k.field);
+        const c = va === null ? (vb === null ? 0 : -1) : vb === null ? 1 : compareScalars(va, vb);
+        if (c !== 0) return k.descending ? -c : c;
+      }
+      return a.id - b.id;
+    });
+  }
+  if (parsed.distinct) {
+    const cols = parsed.selection.columns.filter((c) => c.type !== "OID" && c.type !== "Geometry");
+    const seen = new Set<string>();
+    out = out.filter((f) => {
+      const key = JSON.stringify(cols.map((c) => f.attributes[c.name] ?? null));
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  return out;
+}

@@ -1,0 +1,352 @@
+/**
+ * The map state an operation works against: which map, which spatial
+ * reference, the display (MapArea fitted to ImageDisplay, §5.1/§5.3) and
+ * the per-layer overrides of `MapDescription.LayerDescriptions` (§5.7).
+ *
+ * Every MapDescription + ImageDisplay operation of this folder (Find,
+ * Identify, QueryHyperlinks, ComputeScale, To/FromMapPoints) builds one
+ * {@linkcode MapState} here, so they all agree on the extent and scale.
+ *
+ * @module
+ */
+import type { Extent, Geometry, Position } from "../types.ts";
+import type { MapFrame, MapLayer, MapService } from "../soap/operation.ts";
+import {
+  createDisplay,
+  DEFAULT_DPI,
+  extentFromCenterAndScale,
+  isVisibleAtScale,
+  type MapDisplay,
+} from "../geo/display.ts";
+import {
+  canProject,
+  normalizeWkid,
+  projectExtent,
+  projectGeometry,
+  unitsOfWkid,
+} from "../geo/projection.ts";
+import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
+import { SoapFault } from "../soap/fault.ts";
+import {
+  geometryExtent,
+  geometryFromSoap,
+  pointFromSoap,
+  type SoapObject,
+  wkidOfSpatialReference,
+} from "./_geometry_xml.ts";
+
+/** Per-layer state after applying a LayerDescription. */
+export interface LayerState {
+  layer: MapLayer;
+  /** Visibility switch (LayerDescription.Visible or the layer's default). */
+  visible: boolean;
+  /** Extra definition expression from the LayerDescription ("" = none). */
+  definitionExpression: string;
+  /** Whether results carry geometry (LayerResultOptions.IncludeGeometry, default true). */
+  includeGeometry: boolean;
+  /** Properties keyed by field name instead of alias (ReturnFieldNamesInResults). */
+  returnFieldNames: boolean;
+}
+
+/** Everything an operation needs from MapDescription (+ ImageDisplay). */
+export interface MapState {
+  frame: MapFrame;
+  /** WKID the request's geometry is in and results are returned in. */
+  wkid: number;
+  /** The display, when an ImageDisplay was given. */
+  display: MapDisplay | null;
+  /** Requested extent (before aspect adjustment), in `wkid`. */
+  extent: Extent;
+  layers: LayerState[];
+}
+
+function isObject(v: unknown): v is SoapObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The map called `name`; empty or missing means the default map.
+ *
+ * @throws SoapFault Client listing the map names when unknown
+ */
+export function findMap(service: MapService, name: unknown): MapFrame {
+  const wanted = typeof name === "string" ? name.trim() : "";
+  const key = wanted === "" ? service.defaultMapName : wanted;
+  const frame = service.maps.find((m) => m.name === key) ??
+    service.maps.find((m) => m.name.toLowerCase() === key.toLowerCase());
+  if (frame) return frame;
+  throw new SoapFault(
+    "Client",
+    `Map "${wanted}" does not exist in service ${service.name}. ` +
+      `Available maps: ${service.maps.map((m) => m.name).join(", ")} (see GetMapName).`,
+    { MapName: wanted },
+  );
+}
+
+/**
+ * The layer with `id` in `frame`.
+ *
+ * @throws SoapFault Client listing the layer ids when unknown
+ */
+export function findLayer(frame: MapFrame, id: unknown, what = "LayerID"): MapLayer {
+  if (typeof id !== "number" || !Number.isInteger(id)) {
+    throw new SoapFault("Client", `${what} is required and must be an integer layer id.`);
+  }
+  const layer = frame.layers.find((l) => l.id === id);
+  if (layer) return layer;
+  throw new SoapFault(
+    "Client",
+    `Layer ${id} does not exist in map ${frame.name}. ` +
+      `Layer ids: ${frame.layers.map((l) => `${l.id} (${l.name})`).join(", ")}.`,
+    { MapName: frame.name, LayerID: id },
+  );
+}
+
+/** Converts RangeErrors of the geo modules (bad extents, unsupported SRs) into Client faults. */
+export function asClientFault<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RangeError) throw new SoapFault("Client", e.message);
+    throw e;
+  }
+}
+
+/** Projects `g` (declared in `fromWkid`, or null = `toWkid`) to `toWkid`, faulting when impossible. */
+export function toWkid(g: Geometry, fromWkid: number | null, to: number): Geometry {
+  if (fromWkid === null || normalizeWkid(fromWkid) === normalizeWkid(to)) return g;
+  if (!canProject(fromWkid, to)) {
+    throw new SoapFault(
+      "Client",
+      `Cannot project from spatial reference ${fromWkid} to ${to}; use WKID 4326 or 3857 (102100).`,
+    );
+  }
+  return asClientFault(() => projectGeometry(g, fromWkid, to));
+}
+
+/** The WKID of the request's MapDescription (its SpatialReference, else the map's). */
+function descriptionWkid(frame: MapFrame, md: SoapObject): number {
+  const wkid = wkidOfSpatialReference(md.SpatialReference) ?? frame.wkid;
+  if (!canProject(frame.wkid, wkid)) {
+    throw new SoapFault(
+      "Client",
+      `MapDescription/SpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
+    );
+  }
+  return wkid;
+}
+
+interface ImageSize {
+  widthPx: number;
+  heightPx: number;
+  dpi: number;
+}
+
+function imageSize(display: unknown, what: string, required: boolean): ImageSize | null {
+  const d = isObject(display) ? display : {};
+  const w = d.ImageWidth, h = d.ImageHeight;
+  if ((w === undefined || w === 0) && (h === undefined || h === 0) && !required) return null;
+  if (typeof w !== "number" || typeof h !== "number" || w <= 0 || h <= 0) {
+    throw new SoapFault(
+      "Client",
+      `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
+    );
+  }
+  const dpi = typeof d.ImageDPI === "number" && d.ImageDPI > 0 ? d.ImageDPI : DEFAULT_DPI;
+  return { widthPx: w, heightPx: h, dpi };
+}
+
+function num(v: unknown, what: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v)) {
+    throw new SoapFault("Client", `${what} must be a finite number.`);
+  }
+  return v;
+}
+
+/** The extent a MapArea asks for, in `wkid`. */
+function mapAreaExtent(
+  service: MapService,
+  frame: MapFrame,
+  area: unknown,
+  wkid: number,
+  size: ImageSize | null,
+): Extent {
+  const initial = () => asClientFault(() => projectExtent(frame.initialExtent, frame.wkid, wkid));
+  if (!isObject(area)) return initial();
+  const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
+  const center = (): Position => {
+    const c = pointFromSoap(area.Center, "MapArea/Center");
+    const g = toWkid({ type: "Point", x: c.x, y: c.y }, c.wkid, wkid) as { x: number; y: number };
+    return [g.x, g.y];
+  };
+  switch (area.$type) {
+    case "MapExtent": {
+      if (!isObject(area.Extent)) return initial();
+      const { geometry, wkid: from } = geometryFromSoap(area.Extent, "MapArea/Extent");
+      const e = geometryExtent(toWkid(geometry, from, wkid));
+      return e ?? initial();
+    }
+    case "CenterAndScale": {
+      const s = sizeOr();
+      const dpi = typeof area.DPI === "number" && area.DPI > 0 ? area.DPI : s.dpi;
+      const scale = num(area.Scale, "MapArea/Scale");
+      return asClientFault(() =>
+        extentFromCenterAndScale(center(), scale, {
+          widthPx: s.widthPx,
+          heightPx: s.heightPx,
+          dpi,
+          wkid,
+        })
+      );
+    }
+    case "CenterAndSize": {
+      const c = center();
+      const units = asClientFault(() => parseEsriUnits(String(area.Units ?? "esriUnknownUnits")));
+      const mapUnits = unitsOfWkid(wkid);
+      const factor = units === "esriUnknownUnits" || units === mapUnits
+        ? 1
+        : displayMetersPerUnit(units) / displayMetersPerUnit(mapUnits);
+      const w = num(area.Width, "MapArea/Width") * factor;
+      const h = num(area.Height, "MapArea/Height") * factor;
+      return { xmin: c[0] - w / 2, ymin: c[1] - h / 2, xmax: c[0] + w / 2, ymax: c[1] + h / 2 };
+    }
+    case "FeatureExtent":
+      return featureExtent(service, frame, area, wkid, sizeOr());
+    case "MapServerBookmark":
+      throw new SoapFault(
+        "Client",
+        `Map ${frame.name} has no bookmark "${String(area.Name ?? "")}"; use MapExtent instead.`,
+      );
+    default:
+      return initial();
+  }
+}
+
+function featureExtent(
+  service: MapService,
+  frame: MapFrame,
+  area: SoapObject,
+  wkid: number,
+  size: ImageSize,
+): Extent {
+  const layerFrame = typeof area.MapName === "string" && area.MapName !== ""
+    ? findMap(service, area.MapName)
+    : frame;
+  const layer = findLayer(layerFrame, area.LayerID, "MapArea/LayerID");
+  const ids = (Array.isArray(area.FeatureIDs) ? area.FeatureIDs : []).filter((v): v is number =>
+    typeof v === "number"
+  );
+  if (ids.length === 0) {
+    throw new SoapFault("Client", "FeatureExtent needs at least one FeatureIDs entry.");
+  }
+  const features = layer.source.query({ objectIds: ids, fields: [], returnGeometry: true });
+  let box: Extent | null = null;
+  for (const f of features) {
+    if (!f.geometry) continue;
+    const e = geometryExtent(toWkid(f.geometry, layer.source.wkid, wkid));
+    if (!e) continue;
+    box = box
+      ? {
+        xmin: Math.min(box.xmin, e.xmin),
+        ymin: Math.min(box.ymin, e.ymin),
+        xmax: Math.max(box.xmax, e.xmax),
+        ymax: Math.max(box.ymax, e.ymax),
+      }
+      : e;
+  }
+  if (!box) {
+    throw new SoapFault(
+      "Client",
+      `None of FeatureIDs ${ids.join(", ")} exists in layer ${layer.id}.`,
+    );
+  }
+  const ratio = typeof area.ExpandRatio === "number" && area.ExpandRatio > 0 ? area.ExpandRatio : 1;
+  const cx = (box.xmin + box.xmax) / 2, cy = (box.ymin + box.ymax) / 2;
+  const hw = (box.xmax - box.xmin) / 2 * ratio, hh = (box.ymax - box.ymin) / 2 * ratio;
+  if (hw === 0 && hh === 0) {
+    const scale = typeof area.DefaultScale === "number" && area.DefaultScale > 0
+      ? area.DefaultScale
+      : 10000;
+    return asClientFault(() =>
+      extentFromCenterAndScale([cx, cy], scale, {
+        widthPx: size.widthPx,
+        heightPx: size.heightPx,
+        dpi: size.dpi,
+        wkid,
+      })
+    );
+  }
+  return { xmin: cx - hw, ymin: cy - hh, xmax: cx + hw, ymax: cy + hh };
+}
+
+function layerStates(frame: MapFrame, descriptions: unknown): LayerState[] {
+  const byId = new Map<number, SoapObject>();
+  for (const d of Array.isArray(descriptions) ? descriptions : []) {
+    if (isObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
+  }
+  return frame.layers.map((layer) => {
+    const d = byId.get(layer.id);
+    const opts = d && isObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
+    return {
+      layer,
+      visible: d && typeof d.Visible === "boolean" ? d.Visible : layer.visible,
+      definitionExpression: d && typeof d.DefinitionExpression === "string"
+        ? d.DefinitionExpression
+        : "",
+      includeGeometry: opts.IncludeGeometry !== false,
+      returnFieldNames: opts.ReturnFieldNamesInResults === true,
+    };
+  });
+}
+
+/** Options of {@linkcode mapStateFrom}. */
+export interface MapStateOptions {
+  /** Element name of the ImageDisplay parameter, for messages (default "MapImageDisplay"). */
+  displayName?: string;
+  /** Fault when the ImageDisplay is missing (ComputeScale, To/FromMapPoints, Identify). */
+  requireDisplay?: boolean;
+}
+
+/**
+ * Builds the map state of a request from its MapDescription and ImageDisplay.
+ *
+ * @example
+ * const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, { requireDisplay: true });
+ * state.display!.scale;
+ */
+export function mapStateFrom(
+  service: MapService,
+  mapDescription: unknown,
+  imageDisplay: unknown,
+  opts: MapStateOptions = {},
+): MapState {
+  const md = isObject(mapDescription) ? mapDescription : {};
+  const frame = findMap(service, md.Name);
+  const wkid = descriptionWkid(frame, md);
+  const size = imageSize(
+    imageDisplay,
+    opts.displayName ?? "MapImageDisplay",
+    opts.requireDisplay ?? false,
+  );
+  const extent = mapAreaExtent(service, frame, md.MapArea, wkid, size);
+  const rotation = typeof md.Rotation === "number" ? md.Rotation : 0;
+  const display = size
+    ? asClientFault(() =>
+      createDisplay(extent, {
+        widthPx: size.widthPx,
+        heightPx: size.heightPx,
+        dpi: size.dpi,
+        rotation,
+        wkid,
+      })
+    )
+    : null;
+  return { frame, wkid, display, extent, layers: layerStates(frame, md.LayerDescriptions) };
+}
+
+/** Whether a layer is drawn in this state: visible switch and scale range. */
+export function isLayerVisible(state: MapState, ls: LayerState): boolean {
+  if (!ls.visible) return false;
+  if (!state.display) return true;
+  return isVisibleAtScale(state.display.scale, ls.layer.minScale, ls.layer.maxScale);
+}
