@@ -1,0 +1,412 @@
+/**
+ * Recursive-descent parser from where-clause tokens to the syntax tree of
+ * `ast.ts`, resolving field names against the layer and giving literals
+ * compared with a field that field's type (so SQL and in-memory
+ * evaluation see the same values).
+ *
+ * Precedence, loosest first: OR, AND, NOT, predicates (comparison, IN,
+ * BETWEEN, LIKE, IS NULL), + -, * /, unary minus.
+ *
+ * @module
+ */
+import type { FieldInfo } from "../types.ts";
+import type { ValueNode, WhereNode } from "./ast.ts";
+import { describe, type Token, tokenize, WhereClauseError } from "./_lexer.ts";
+import { parseDateLiteral } from "./_values.ts";
+
+/** Functions the grammar knows. */
+export const FUNCTIONS = ["UPPER", "LOWER"] as const;
+
+/** Words that would start another statement or a subquery. */
+const FORBIDDEN = new Set([
+  "SELECT",
+  "FROM",
+  "WHERE",
+  "UNION",
+  "EXISTS",
+  "DROP",
+  "DELETE",
+  "INSERT",
+  "UPDATE",
+  "CREATE",
+  "ALTER",
+  "ATTACH",
+  "DETACH",
+  "PRAGMA",
+  "EXEC",
+  "EXECUTE",
+  "GRANT",
+  "TRUNCATE",
+  "REPLACE",
+  "VACUUM",
+]);
+
+const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
+const MAX_DEPTH = 100;
+const COMPARE = new Set(["=", "<>", "!=", "<", "<=", ">", ">="]);
+
+class Parser {
+  private i = 0;
+  private depth = 0;
+  private readonly byName = new Map<string, FieldInfo>();
+
+  constructor(private readonly tokens: Token[], private readonly fields: FieldInfo[]) {
+    for (const f of fields) this.byName.set(f.name.toLowerCase(), f);
+  }
+
+  private peek(offset = 0): Token {
+    return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
+  }
+
+  private next(): Token {
+    return this.tokens[this.i < this.tokens.length - 1 ? this.i++ : this.i];
+  }
+
+  private isWord(word: string, offset = 0): boolean {
+    const t = this.peek(offset);
+    return t.kind === "ident" && t.text.toUpperCase() === word;
+  }
+
+  private fail(expected: string, t: Token = this.peek()): never {
+    throw new WhereClauseError(
+      `Invalid where clause at position ${t.pos}: expected ${expected} but found ${describe(t)}.`,
+      t.pos,
+    );
+  }
+
+  private expectWord(word: string): void {
+    if (!this.isWord(word)) this.fail(word);
+    this.next();
+  }
+
+  private expect(kind: Token["kind"], what: string): Token {
+    if (this.peek().kind !== kind) this.fail(what);
+    return this.next();
+  }
+
+  parseAll(): WhereNode {
+    const node = this.or();
+    if (this.peek().kind !== "end") {
+      this.fail("AND, OR or the end of the clause");
+    }
+    return node;
+  }
+
+  private or(): WhereNode {
+    let left = this.and();
+    while (this.isWord("OR")) {
+      this.next();
+      left = { kind: "or", left, right: this.and() };
+    }
+    return left;
+  }
+
+  private and(): WhereNode {
+    let left = this.not();
+    while (this.isWord("AND")) {
+      this.next();
+      left = { kind: "and", left, right: this.not() };
+    }
+    return left;
+  }
+
+  private not(): WhereNode {
+    if (this.isWord("NOT")) {
+      this.next();
+      return { kind: "not", operand: this.not() };
+    }
+    return this.predicate();
+  }
+
+  private predicate(): WhereNode {
+    if (this.peek().kind !== "(") return this.predicateTail(this.value());
+    // "(" opens either a boolean group or a value such as "(a + b) > 3": try the group first.
+    const start = this.i;
+    let groupError: WhereClauseError | undefined;
+    try {
+      this.enter();
+      this.next();
+      const inner = this.or();
+      this.expect(")", '")"');
+      this.depth--;
+      const t = this.peek();
+      const continuesAsValue = t.kind === "op" ||
+        ["IN", "BETWEEN", "LIKE", "IS"].some((w) => this.isWord(w)) ||
+        (this.isWord("NOT") && ["IN", "BETWEEN", "LIKE"].some((w) => this.isWord(w, 1)));
+      if (!continuesAsValue) return inner;
+    } catch (e) {
+      if (!(e instanceof WhereClauseError) || e.tooDeep) throw e;
+      groupError = e;
+    }
+    this.i = start;
+    this.depth = this.depthAt(start);
+    try {
+      return this.predicateTail(this.value());
+    } catch (e) {
+      // Report whichever reading got further: that is where the user's mistake is.
+      if (groupError && e instanceof WhereClauseError && groupError.position > e.position) {
+        throw groupError;
+      }
+      throw e;
+    }
+  }
+
+  /** Guards the call stack against absurdly nested parentheses. */
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) {
+      const t = this.peek();
+      const e = new WhereClauseError(
+        `Parentheses are nested more than ${MAX_DEPTH} deep at position ${t.pos}; simplify the clause.`,
+        t.pos,
+      );
+      e.tooDeep = true;
+      throw e;
+    }
+  }
+
+  /** Nesting depth before token `index` (count of unclosed "("). */
+  private depthAt(index: number): number {
+    let d = 0;
+    for (let k = 0; k < index; k++) {
+      if (this.tokens[k].kind === "(") d++;
+      else if (this.tokens[k].kind === ")") d--;
+    }
+    return d;
+  }
+
+  private predicateTail(value: ValueNode): WhereNode {
+    const t = this.peek();
+    if (t.kind === "op" && COMPARE.has(t.text)) {
+      this.next();
+      const right = this.value();
+      const op = (t.text === "!=" ? "<>" : t.text) as "=" | "<>" | "<" | "<=" | ">" | ">=";
+      const [l, r] = this.coercePair(value, right, t.pos);
+      return { kind: "compare", op, left: l, right: r };
+    }
+    if (this.isWord("IS")) {
+      this.next();
+      const negated = this.isWord("NOT");
+      if (negated) this.next();
+      this.expectWord("NULL");
+      return { kind: "isNull", value, negated };
+    }
+    const negated = this.isWord("NOT");
+    if (negated) this.next();
+    if (this.isWord("IN")) {
+      this.next();
+      this.expect("(", '"(" after IN');
+      if (this.isWord("SELECT")) this.forbidden(this.peek());
+      const list: ValueNode[] = [];
+      do {
+        const at = this.peek().pos;
+        list.push(this.coercePair(value, this.value(), at)[1]);
+      } while (this.peek().kind === "," && this.next());
+      this.expect(")", '"," or ")" in the IN list');
+      return { kind: "in", value, list, negated };
+    }
+    if (this.isWord("BETWEEN")) {
+      this.next();
+      const lowAt = this.peek().pos;
+      const low = this.coercePair(value, this.value(), lowAt)[1];
+      this.expectWord("AND");
+      const highAt = this.peek().pos;
+      const high = this.coercePair(value, this.value(), highAt)[1];
+      return { kind: "between", value, low, high, negated };
+    }
+    if (this.isWord("LIKE")) {
+      this.next();
+      const pattern = this.value();
+      if (!this.isWord("ESCAPE")) return { kind: "like", value, pattern, negated };
+      this.next();
+      const esc = this.expect("string", "a one-character string after ESCAPE");
+      if ([...esc.text].length !== 1) {
+        throw new WhereClauseError(
+          `The ESCAPE character at position ${esc.pos} must be exactly one character, got '${esc.text}'.`,
+          esc.pos,
+        );
+      }
+      return { kind: "like", value, pattern, escape: esc.text, negated };
+    }
+    if (negated) this.fail("IN, BETWEEN or LIKE after NOT");
+    return this.fail("a comparison (=, <>, <, <=, >, >=), IN, BETWEEN, LIKE or IS NULL");
+  }
+
+  private value(): ValueNode {
+    let left = this.term();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === "op" && t.text === "||") {
+        throw new WhereClauseError(
+          `String concatenation (||) at position ${t.pos} is not supported in where clauses.`,
+          t.pos,
+        );
+      }
+      if (t.kind !== "op" || (t.text !== "+" && t.text !== "-")) return left;
+      this.next();
+      left = { kind: "arith", op: t.text, left, right: this.term() };
+    }
+  }
+
+  private term(): ValueNode {
+    let left = this.unary();
+    for (;;) {
+      const t = this.peek();
+      if (t.kind !== "op" || (t.text !== "*" && t.text !== "/")) return left;
+      this.next();
+      left = { kind: "arith", op: t.text, left, right: this.unary() };
+    }
+  }
+
+  private unary(): ValueNode {
+    const t = this.peek();
+    if (t.kind === "op" && (t.text === "-" || t.text === "+")) {
+      this.next();
+      const operand = this.unary();
+      if (t.text === "+") return operand;
+      // Fold "-5" into a literal so it reads and coerces like one.
+      if (operand.kind === "literal" && typeof operand.value === "number") {
+        return { kind: "literal", value: -operand.value };
+      }
+      return { kind: "neg", operand };
+    }
+    return this.primary();
+  }
+
+  private primary(): ValueNode {
+    const t = this.next();
+    switch (t.kind) {
+      case "number":
+        return { kind: "literal", value: Number(t.text) };
+      case "string":
+        return { kind: "literal", value: t.text };
+      case "quoted":
+        return { kind: "field", name: this.field(t).name };
+      case "(": {
+        this.enter();
+        const inner = this.value();
+        this.expect(")", '")"');
+        this.depth--;
+        return inner;
+      }
+      case "ident":
+        return this.word(t);
+      default:
+        this.i--;
+        return this.fail("a field name, a number, a 'string', NULL or a function", t);
+    }
+  }
+
+  private word(t: Token): ValueNode {
+    const upper = t.text.toUpperCase();
+    if (upper === "NULL") return { kind: "literal", value: null };
+    if ((upper === "DATE" || upper === "TIMESTAMP") && this.peek().kind === "string") {
+      const s = this.next();
+      const ms = parseDateLiteral(s.text);
+      if (ms === null) {
+        throw new WhereClauseError(
+          `The ${upper} literal '${s.text}' at position ${s.pos} is not a valid date; ` +
+            "write it as 'YYYY-MM-DD' or 'YYYY-MM-DD HH:MM:SS'.",
+          s.pos,
+        );
+      }
+      return { kind: "literal", value: ms };
+    }
+    if (this.peek().kind === "(") {
+      const name = FUNCTIONS.find((f) => f === upper);
+      if (!name) {
+        if (FORBIDDEN.has(upper)) this.forbidden(t);
+        throw new WhereClauseError(
+          `Unknown function ${t.text}() at position ${t.pos}; supported functions: ${
+            FUNCTIONS.join(", ")
+          }.`,
+          t.pos,
+        );
+      }
+      this.next();
+      const arg = this.value();
+      this.expect(")", `")" closing ${name}(`);
+      return { kind: "call", name, args: [arg] };
+    }
+    return { kind: "field", name: this.field(t).name };
+  }
+
+  private forbidden(t: Token): never {
+    throw new WhereClauseError(
+      `"${t.text}" at position ${t.pos} is not allowed: a where clause is one filter expression ` +
+        "(subqueries and other statements are not supported).",
+      t.pos,
+    );
+  }
+
+  private field(t: Token): FieldInfo {
+    const f = this.byName.get(t.text.toLowerCase());
+    if (!f) {
+      if (t.kind === "ident" && FORBIDDEN.has(t.text.toUpperCase())) this.forbidden(t);
+      const valid = this.fields.filter((x) => x.type !== "Geometry").map((x) => x.name);
+      throw new WhereClauseError(
+        `Unknown field "${t.text}" at position ${t.pos}; valid fields are: ${valid.join(", ")}.`,
+        t.pos,
+      );
+    }
+    if (f.type === "Geometry") {
+      throw new WhereClauseError(
+        `Field "${f.name}" at position ${t.pos} holds geometry and cannot be used in a where clause.`,
+        t.pos,
+      );
+    }
+    return f;
+  }
+
+  /** Gives a literal compared with a bare field the field's type. */
+  private coercePair(left: ValueNode, right: ValueNode, pos: number): [ValueNode, ValueNode] {
+    if (left.kind === "field" && right.kind === "literal") {
+      return [left, this.coerce(left, right, pos)];
+    }
+    if (right.kind === "field" && left.kind === "literal") {
+      return [this.coerce(right, left, pos), right];
+    }
+    return [left, right];
+  }
+
+  private coerce(field: { name: string }, lit: ValueNode & { kind: "literal" }, pos: number) {
+    const f = this.byName.get(field.name.toLowerCase())!;
+    const v = lit.value;
+    if (v === null) return lit;
+    if (NUMERIC.has(f.type) && typeof v === "string") {
+      if (!/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(v)) {
+        throw new WhereClauseError(
+          `Field "${f.name}" is numeric, but '${v}' (position ${pos}) is not a number.`,
+          pos,
+        );
+      }
+      return { kind: "literal" as const, value: Number(v) };
+    }
+    if (f.type === "String" && typeof v === "number") {
+      return { kind: "literal" as const, value: String(v) };
+    }
+    if (f.type === "Date" && typeof v === "string") {
+      const ms = parseDateLiteral(v);
+      if (ms === null) {
+        throw new WhereClauseError(
+          `Field "${f.name}" is a date, but '${v}' (position ${pos}) is not a date; ` +
+            "write date 'YYYY-MM-DD' or date 'YYYY-MM-DD HH:MM:SS'.",
+          pos,
+        );
+      }
+      return { kind: "literal" as const, value: ms };
+    }
+    return lit;
+  }
+}
+
+/**
+ * Parses a where clause against a layer's fields. Empty or blank text
+ * means "no filter" (undefined). Throws {@linkcode WhereClauseError}.
+ */
+export function parseWhereClause(
+  text: string | null | undefined,
+  fields: FieldInfo[],
+): WhereNode | undefined {
+  if (text === null || text === undefined || text.trim() === "") return undefined;
+  return new Parser(tokenize(text), fields).parseAll();
+}

@@ -1,0 +1,152 @@
+/**
+ * Compiles a where-clause tree to SQLite SQL with bound parameters. Only
+ * column names chosen by the source and fixed keywords are written into
+ * the text; every literal is a `?` parameter.
+ *
+ * LIKE, UPPER and LOWER call functions registered by
+ * {@linkcode registerSqlFunctions}, which share their code with the
+ * in-memory evaluator: SQLite's own LIKE ignores ASCII case only and its
+ * UPPER/LOWER leave Cyrillic alone, which would make the backends disagree.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { ValueNode, WhereNode } from "./ast.ts";
+import { type Scalar, sqlLike, sqlLower, sqlUpper } from "./_values.ts";
+
+/** How a field is stored: a column name, or a column with its storage detail. */
+export type SqlColumn = string | {
+  /** Column name (quoted by the compiler) in the source table. */
+  column: string;
+  /** The column holds ISO-8601 text dates; compared as epoch milliseconds. */
+  dateText?: boolean;
+};
+
+/** Canonical field name → column. */
+export type ColumnMap = Record<string, SqlColumn>;
+
+/** A compiled filter: SQL text with `?` placeholders and their values in order. */
+export interface CompiledSql {
+  sql: string;
+  params: Scalar[];
+}
+
+/**
+ * Quotes an SQL identifier ("name", doubling inner quotes).
+ *
+ * @example
+ * ```ts
+ * quoteIdent('odd"name'); // "\"odd\"\"name\""
+ * ```
+ */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Registers arcgis_like, arcgis_upper and arcgis_lower on a connection.
+ * Call once per DatabaseSync before running compiled filters.
+ */
+export function registerSqlFunctions(db: DatabaseSync): void {
+  const opts = { deterministic: true, varargs: false } as const;
+  db.function("arcgis_like", opts, (v: unknown, p: unknown, e: unknown) => {
+    const r = sqlLike(v as Scalar, p as Scalar, e === "" ? undefined : e as Scalar);
+    return r === null ? null : r ? 1 : 0;
+  });
+  db.function("arcgis_upper", opts, (v: unknown) => sqlUpper(v as Scalar));
+  db.function("arcgis_lower", opts, (v: unknown) => sqlLower(v as Scalar));
+}
+
+class Compiler {
+  readonly params: Scalar[] = [];
+  constructor(private readonly columns: ColumnMap, private readonly alias?: string) {}
+
+  private column(name: string): string {
+    const c = this.columns[name];
+    if (c === undefined) {
+      throw new Error(`The source has no column for field "${name}".`);
+    }
+    const col = typeof c === "string" ? c : c.column;
+    const ref = this.alias ? `${quoteIdent(this.alias)}.${quoteIdent(col)}` : quoteIdent(col);
+    if (typeof c !== "string" && c.dateText) {
+      return `CAST(round(unixepoch(${ref}, 'subsec') * 1000) AS INTEGER)`;
+    }
+    return ref;
+  }
+
+  private param(v: Scalar): string {
+    if (v === null) return "NULL";
+    this.params.push(v);
+    return "?";
+  }
+
+  value(n: ValueNode): string {
+    switch (n.kind) {
+      case "literal":
+        return this.param(n.value);
+      case "field":
+        return this.column(n.name);
+      case "neg":
+        return `(-${this.value(n.operand)})`;
+      case "arith":
+        // Force real division: 5/2 is 2.5 in the evaluator too.
+        return n.op === "/"
+          ? `(${this.value(n.left)} * 1.0 / ${this.value(n.right)})`
+          : `(${this.value(n.left)} ${n.op} ${this.value(n.right)})`;
+      case "call":
+        return `arcgis_${n.name.toLowerCase()}(${this.value(n.args[0])})`;
+    }
+  }
+
+  cond(n: WhereNode): string {
+    switch (n.kind) {
+      case "and":
+      case "or":
+        return `(${this.cond(n.left)} ${n.kind.toUpperCase()} ${this.cond(n.right)})`;
+      case "not":
+        return `(NOT ${this.cond(n.operand)})`;
+      case "compare":
+        // BINARY collation keeps "=" case-sensitive even on NOCASE columns, as in memory.
+        return `(${this.value(n.left)} COLLATE BINARY ${n.op} ${this.value(n.right)})`;
+      case "in": {
+        const v = this.value(n.value);
+        const list = n.list.map((x) => this.value(x)).join(", ");
+        return `(${v} COLLATE BINARY ${n.negated ? "NOT IN" : "IN"} (${list}))`;
+      }
+      case "between": {
+        const v = this.value(n.value);
+        const lo = this.value(n.low);
+        const hi = this.value(n.high);
+        return `(${v} COLLATE BINARY ${n.negated ? "NOT BETWEEN" : "BETWEEN"} ${lo} AND ${hi})`;
+      }
+      case "like": {
+        const call = `arcgis_like(${this.value(n.value)}, ${this.value(n.pattern)}, ${
+          this.param(n.escape ?? "")
+        })`;
+        return n.negated ? `(NOT ${call})` : call;
+      }
+      case "isNull":
+        return `(${this.value(n.value)} IS ${n.negated ? "NOT NULL" : "NULL"})`;
+    }
+  }
+}
+
+/**
+ * Compiles a filter to SQL for a WHERE clause. `tableAlias` prefixes
+ * column references when the query joins tables.
+ *
+ * @example
+ * ```ts
+ * toSql(parseWhere("pop > 5", fields)!, { pop: "population" });
+ * // { sql: '("population" COLLATE BINARY > ?)', params: [5] }
+ * ```
+ */
+export function toSql(
+  ast: WhereNode,
+  columns: ColumnMap,
+  opts: { tableAlias?: string } = {},
+): CompiledSql {
+  const c = new Compiler(columns, opts.tableAlias);
+  const sql = c.cond(ast);
+  return { sql, params: c.params };
+}

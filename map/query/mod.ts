@@ -1,0 +1,137 @@
+/**
+ * The where-clause engine: parse ArcGIS WhereClause / definition
+ * expressions into the tree of `ast.ts` (field names checked against the
+ * layer), then run it either as parameterised SQL ({@linkcode toSql}) or in
+ * memory ({@linkcode evaluate}) with the same semantics:
+ *
+ * - SQL three-valued logic: a comparison with NULL is unknown, and a
+ *   feature passes only when the whole clause is true;
+ * - `=`, `<>`, `<`… and IN/BETWEEN compare text case-sensitively by code
+ *   point; numbers compare numerically; a literal compared with a field
+ *   takes the field's type (`'5'` for a numeric field is 5, a date string
+ *   for a date field is a date);
+ * - LIKE is case-sensitive (`%` any run, `_` one character, optional
+ *   ESCAPE); UPPER/LOWER are Unicode-aware, so `UPPER(name) LIKE '%МОСК%'`
+ *   is the case-insensitive search;
+ * - `/` is real division; division by zero gives NULL;
+ * - dates are epoch milliseconds; `date 'YYYY-MM-DD[ HH:MM:SS]'` and
+ *   `timestamp '…'` literals are UTC.
+ *
+ * @module
+ */
+import type { AttributeValue, FieldInfo } from "../types.ts";
+import type { WhereNode } from "./ast.ts";
+import { evaluateCondition } from "./_evaluate.ts";
+import { FUNCTIONS, parseWhereClause } from "./_parser.ts";
+
+export type { ValueNode, WhereNode } from "./ast.ts";
+export { WhereClauseError } from "./_lexer.ts";
+export {
+  type ColumnMap,
+  type CompiledSql,
+  quoteIdent,
+  registerSqlFunctions,
+  type SqlColumn,
+  toSql,
+} from "./_sql.ts";
+export { parseDateLiteral } from "./_values.ts";
+
+/**
+ * Parses a where clause against a layer's fields; blank text gives
+ * undefined (no filter). Throws WhereClauseError with the position and
+ * what was expected.
+ *
+ * @example
+ * ```ts
+ * parseWhere("UPPER(name) LIKE 'RUS%' AND pop > 1e6", fields);
+ * ```
+ */
+export function parseWhere(
+  text: string | null | undefined,
+  fields: FieldInfo[],
+): WhereNode | undefined {
+  return parseWhereClause(text, fields);
+}
+
+/**
+ * Whether a feature's attributes satisfy the filter (true only when the
+ * clause is TRUE, not unknown). Attributes are keyed by canonical field name.
+ *
+ * @example
+ * ```ts
+ * evaluate(parseWhere("pop > 5", fields)!, { pop: 7 }); // true
+ * ```
+ */
+export function evaluate(ast: WhereNode, attributes: Record<string, AttributeValue>): boolean {
+  return evaluateCondition(ast, attributes) === true;
+}
+
+/**
+ * ANDs filters together, skipping missing ones (a layer's definition
+ * expression with a request's where clause).
+ *
+ * @example
+ * ```ts
+ * combineWhere(definition, request); // undefined when both are undefined
+ * ```
+ */
+export function combineWhere(...nodes: (WhereNode | undefined)[]): WhereNode | undefined {
+  return nodes.reduce<WhereNode | undefined>(
+    (
+      acc,
+      n,
+    ) => (n === undefined ? acc : acc === undefined ? n : { kind: "and", left: acc, right: n }),
+    undefined,
+  );
+}
+
+/**
+ * What the engine accepts, for GetSQLSyntaxInfo: functions, predicates,
+ * keywords, and the case rules (identifiers case-insensitive, string
+ * comparisons case-sensitive).
+ */
+export const SQL_SYNTAX = {
+  functionNames: [...FUNCTIONS],
+  supportedPredicates: [
+    "=",
+    "<>",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "AND",
+    "OR",
+    "NOT",
+    "IN",
+    "BETWEEN",
+    "LIKE",
+    "ESCAPE",
+    "IS NULL",
+    "IS NOT NULL",
+  ],
+  supportedClauses: [] as string[],
+  keywords: [
+    "AND",
+    "OR",
+    "NOT",
+    "IN",
+    "BETWEEN",
+    "LIKE",
+    "ESCAPE",
+    "IS",
+    "NULL",
+    "DATE",
+    "TIMESTAMP",
+  ],
+  specialCharacters: {
+    wildcardMany: "%",
+    wildcardSingle: "_",
+    stringQuote: "'",
+    identifierQuote: '"',
+  },
+  identifierCase: false,
+  delimitedIdentifierCase: false,
+  stringComparisonCase: true,
+  invalidCharacters: ";",
+  invalidStartingCharacters: "0123456789",
+} as const;
