@@ -67,13 +67,14 @@ export async function dispatchSoap<C>(text: string, opts: DispatchOptions<C>): P
         { Operation: operation.local },
       );
     }
+    // Decode first: a malformed request is the client's problem even for an unavailable operation.
+    const req = decodeRequest(opts.schema, op, operation);
     const handler = opts.handlers[op.name];
     if (!handler) {
       throw new SoapFault("Server", `The operation ${op.name} is not available on this server.`, {
         Operation: op.name,
       });
     }
-    const req = decodeRequest(opts.schema, op, operation);
     const ctx = await opts.context(namespace);
     const result = await handler(req, ctx);
     const inner = encodeResponse(opts.schema, op, result);
