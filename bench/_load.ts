@@ -1,0 +1,112 @@
+/**
+ * Shared load-test machinery: start a server process, drive it with wrk (or
+ * autocannon when wrk is missing) for a bounded time on 127.0.0.1, read
+ * requests/s, p99 latency and the server's resident memory.
+ *
+ * @module
+ */
+
+/** One measured run. */
+export interface LoadResult {
+  rps: number;
+  p99Ms: number;
+  p50Ms: number;
+  errors: number;
+}
+
+/** A process started for benchmarking. */
+export interface BenchProcess {
+  child: Deno.ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `deno run -A <args>` and waits until stdout prints a line matching `ready`. */
+export async function startProcess(
+  args: string[],
+  ready: RegExp,
+  url: string,
+): Promise<BenchProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  while (!ready.test(buf)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`process exited before it was ready: ${buf}`);
+    buf += value;
+  }
+  // Keep draining stdout so the process never blocks on a full pipe.
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return {
+    child,
+    url,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
+
+/** Resident set size and its peak, in MiB, from /proc. */
+export function rssMiB(pid: number): { rss: number; peak: number } {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const kb = (key: string) => Number(status.match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+function hasWrk(): boolean {
+  try {
+    return new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().stdout !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function ms(text: string): number {
+  const m = text.match(/^([\d.]+)(us|ms|s)$/);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+}
+
+/**
+ * Drives `url` for `seconds` with `connections` keep-alive connections from
+ * one thread (the machine has two cores; the other belongs to the server).
+ */
+export async function load(url: string, seconds: number, connections = 32): Promise<LoadResult> {
+  if (hasWrk()) {
+    const out = await new Deno.Command("wrk", {
+      args: ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", url],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+    const p99 = ms(text.match(/\s99%\s+(\S+)/)?.[1] ?? "");
+    const p50 = ms(text.match(/\s50%\s+(\S+)/)?.[1] ?? "");
+    const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+    const sockErr = text.match(
+      /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/,
+    );
+    const errors = non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+    return { rps, p99Ms: p99, p50Ms: p50, errors };
+  }
+  const { default: autocannon } = await import("autocannon");
+  // deno-lint-ignore no-explicit-any
+  const r: any = await autocannon({ url, connections, duration: seconds });
+  return {
+    rps: r.requests.average,
+    p99Ms: r.latency.p99,
+    p50Ms: r.latency.p50,
+    errors: r.errors + r.non2xx,
+  };
+}
