@@ -1,0 +1,285 @@
+/**
+ * The map-wide searches: Find (attribute text search), Identify (features
+ * near a shape, tolerance in pixels) and QueryHyperlinks (hyperlinks of
+ * the features in the current extent), all against one {@link MapState}.
+ *
+ * @module
+ */
+import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
+import type { WhereNode } from "../query/ast.ts";
+import type { MapLayer, OperationHandler } from "../soap/operation.ts";
+import { combineWhere } from "../query/mod.ts";
+import { toleranceToMapUnits } from "../geo/display.ts";
+import { projectExtent, projectGeometry } from "../geo/projection.ts";
+import { geometryDistance } from "../geo/relate.ts";
+import { SoapFault } from "../soap/fault.ts";
+import { serviceLimits } from "./metadata.ts";
+import {
+  geometryExtent,
+  geometryFromSoap,
+  geometryToSoap,
+  type SoapObject,
+} from "./_geometry_xml.ts";
+import {
+  asClientFault,
+  isLayerVisible,
+  type LayerState,
+  type MapState,
+  mapStateFrom,
+  toWkid,
+} from "./_query_map_state.ts";
+import { findColumn, formatValue, layerColumns, propertiesToSoap } from "./_query_records.ts";
+import { parseClause } from "./_query_filter.ts";
+import { queryLayer } from "./_query_exec.ts";
+
+/** Rows read per source call while scanning for Find. */
+const PAGE = 2000;
+
+/** The where tree of a layer in a map state: its own and the LayerDescription's definition expressions. */
+export function layerDefinition(ls: LayerState): WhereNode | undefined {
+  return combineWhere(
+    parseClause(ls.layer, ls.layer.definitionExpression, "definition expression"),
+    parseClause(ls.layer, ls.definitionExpression, "LayerDescription/DefinitionExpression"),
+  );
+}
+
+function layerIdFilter(value: unknown): Set<number> | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  return new Set(value.filter((v): v is number => typeof v === "number"));
+}
+
+/** LayerIDs that name no layer of the map are an error, not an empty result. */
+function checkLayerIds(state: MapState, ids: Set<number> | null): void {
+  if (!ids) return;
+  for (const id of ids) {
+    if (!state.layers.some((l) => l.layer.id === id)) {
+      throw new SoapFault(
+        "Client",
+        `LayerIDs: layer ${id} does not exist in map ${state.frame.name}. ` +
+          `Layer ids: ${state.layers.map((l) => l.layer.id).join(", ")}.`,
+        { LayerID: id },
+      );
+    }
+  }
+}
+
+function project(g: Geometry, layer: MapLayer, wkid: number): Geometry {
+  return asClientFault(() => projectGeometry(g, layer.source.wkid, wkid));
+}
+
+function displayName(layer: MapLayer, f: Feature): string {
+  const cols = layerColumns(layer);
+  const field = cols.all.find((c) => c.name === layer.displayField) ??
+    cols.all.find((c) => c.name.toLowerCase() === layer.displayField.toLowerCase());
+  if (!field) return String(f.id);
+  if (field.type === "OID") return String(f.id);
+  if (field.type === "Geometry") return f.geometry ? f.geometry.type : "Null";
+  return formatValue(f.attributes[field.name] ?? null, field.type);
+}
+
+const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
+
+/** The first field of `fields` whose value matches, or null. */
+function firstMatch(
+  f: Feature,
+  fields: FieldInfo[],
+  text: string,
+  contains: boolean,
+): { field: FieldInfo; value: string } | null {
+  const lower = text.toLowerCase();
+  const asNumber = text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : null;
+  for (const field of fields) {
+    const v = field.type === "OID" ? f.id : f.attributes[field.name];
+    if (v === null || v === undefined) continue;
+    if (field.type === "String") {
+      const s = String(v);
+      if (contains ? s.toLowerCase().includes(lower) : s === text) return { field, value: s };
+    } else if (NUMERIC.has(field.type) && asNumber !== null && Number(v) === asNumber) {
+      return { field, value: String(v) };
+    }
+  }
+  return null;
+}
+
+/** Find (§2): text search over the fields of several layers. */
+export const find: OperationHandler = (req, ctx) => {
+  const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
+  const text = typeof req.SearchString === "string" ? req.SearchString : "";
+  if (text === "") {
+    throw new SoapFault("Client", "SearchString is required; give the text to find.");
+  }
+  const contains = req.Contains === true;
+  const names = (typeof req.SearchFields === "string" ? req.SearchFields : "")
+    .split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const allLayers = req.FindOption === "esriFindAllLayers";
+  const ids = layerIdFilter(req.LayerIDs);
+  checkLayerIds(state, ids);
+  const layers = state.layers.filter((ls) =>
+    (!ids || ids.has(ls.layer.id)) && (allLayers || isLayerVisible(state, ls))
+  );
+  for (const name of names) {
+    const known = layers.some((ls) =>
+      layerColumns(ls.layer).all.some((c) => c.name.toLowerCase() === name.toLowerCase())
+    );
+    if (!known && layers.length > 0) {
+      throw new SoapFault(
+        "Client",
+        `SearchFields: no searched layer has a field "${name}".`,
+        { Field: name },
+      );
+    }
+  }
+  const max = serviceLimits(ctx.service).maxRecordCount;
+  const results: SoapObject[] = [];
+  for (const ls of layers) {
+    if (results.length >= max) break;
+    const layer = ls.layer;
+    const cols = layerColumns(layer).all.filter((c) => c.type !== "Geometry");
+    const fields = names.length === 0
+      ? cols
+      : cols.filter((c) => names.some((n) => n.toLowerCase() === c.name.toLowerCase()));
+    if (fields.length === 0) continue;
+    const where = layerDefinition(ls);
+    const hits: { id: number; field: FieldInfo; value: string }[] = [];
+    for (let offset = 0; results.length + hits.length < max; offset += PAGE) {
+      const page = layer.source.query({ where, returnGeometry: false, limit: PAGE, offset });
+      for (const f of page) {
+        const m = firstMatch(f, fields, text, contains);
+        if (m) hits.push({ id: f.id, ...m });
+        if (results.length + hits.length >= max) break;
+      }
+      if (page.length < PAGE) break;
+    }
+    if (hits.length === 0) continue;
+    const byId = new Map(
+      layer.source.query({ objectIds: hits.map((h) => h.id), returnGeometry: ls.includeGeometry })
+        .map((f) => [f.id, f]),
+    );
+    for (const h of hits) {
+      const f = byId.get(h.id);
+      if (!f) continue;
+      results.push({
+        Value: h.value,
+        LayerID: layer.id,
+        FeatureID: f.id,
+        FieldName: h.field.name,
+        Shape: ls.includeGeometry && f.geometry
+          ? geometryToSoap(project(f.geometry, layer, state.wkid))
+          : undefined,
+        Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
+      });
+    }
+  }
+  return { Result: results };
+};
+
+function expand(e: Extent, d: number): Extent {
+  return { xmin: e.xmin - d, ymin: e.ymin - d, xmax: e.xmax + d, ymax: e.ymax + d };
+}
+
+/** Identify (§2, §5.4): features within Tolerance pixels of SearchShape. */
+export const identify: OperationHandler = (req, ctx) => {
+  const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
+    requireDisplay: true,
+  });
+  const display = state.display!;
+  const decoded = geometryFromSoap(req.SearchShape, "SearchShape");
+  const shape = toWkid(decoded.geometry, decoded.wkid, state.wkid);
+  const tolerancePx = typeof req.Tolerance === "number" ? req.Tolerance : 0;
+  if (tolerancePx < 0) {
+    throw new SoapFault("Client", "Tolerance must be zero or a positive number of pixels.");
+  }
+  const tol = toleranceToMapUnits(display, tolerancePx);
+  const option = typeof req.IdentifyOption === "string"
+    ? req.IdentifyOption
+    : "esriIdentifyTopmost";
+  const topmost = option === "esriIdentifyTopmost" || option === "esriIdentifyTopOneWithHTMLPopup";
+  const allLayers = option === "esriIdentifyAllLayers";
+  const ids = layerIdFilter(req.LayerIDs);
+  checkLayerIds(state, ids);
+  const box = geometryExtent(shape);
+  if (!box) return { Result: [] };
+  const searchBox = expand(box, tol);
+  const max = serviceLimits(ctx.service).maxRecordCount;
+  const results: SoapObject[] = [];
+  for (const ls of state.layers) {
+    if (results.length >= max) break;
+    if (ids && !ids.has(ls.layer.id)) continue;
+    if (!allLayers && !isLayerVisible(state, ls)) continue;
+    const layer = ls.layer;
+    const projected = new Map<number, Geometry>();
+    const features = queryLayer(layer, {
+      where: layerDefinition(ls),
+      bbox: asClientFault(() => projectExtent(searchBox, state.wkid, layer.source.wkid)),
+      accept: (f) => {
+        if (!f.geometry) return false;
+        const g = project(f.geometry, layer, state.wkid);
+        if (geometryDistance(shape, g) > tol) return false;
+        projected.set(f.id, g);
+        return true;
+      },
+      returnGeometry: true,
+      limit: max - results.length,
+    });
+    for (const f of features) {
+      const g = projected.get(f.id);
+      results.push({
+        LayerID: layer.id,
+        Name: displayName(layer, f),
+        Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
+        Shape: ls.includeGeometry && g ? geometryToSoap(g) : undefined,
+        FeatureID: f.id,
+      });
+    }
+    if (topmost && features.length > 0) break;
+  }
+  return { Result: results };
+};
+
+/** A representative point of a geometry for a hyperlink's Location. */
+function anchor(g: Geometry): Position {
+  if (g.type === "Point") return [g.x, g.y];
+  if (g.type === "Multipoint" && g.points.length > 0) return g.points[0];
+  const e = geometryExtent(g)!;
+  return [(e.xmin + e.xmax) / 2, (e.ymin + e.ymax) / 2];
+}
+
+/** QueryHyperlinks (§2): hyperlink values of the features inside the current map extent. */
+export const queryHyperlinks: OperationHandler = (req, ctx) => {
+  const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
+  const ids = layerIdFilter(req.LayerIDs);
+  checkLayerIds(state, ids);
+  const extent = state.display ? state.display.visibleExtent : state.extent;
+  const max = serviceLimits(ctx.service).maxRecordCount;
+  const results: SoapObject[] = [];
+  for (const ls of state.layers) {
+    if (results.length >= max) break;
+    const layer = ls.layer;
+    if (ids ? !ids.has(layer.id) : !layer.hyperlinkField) continue;
+    if (!layer.hyperlinkField) continue;
+    const field = findColumn(layer, layer.hyperlinkField, "hyperlink field");
+    const notNull: WhereNode = {
+      kind: "isNull",
+      value: { kind: "field", name: field.name },
+      negated: true,
+    };
+    const sourceBox = asClientFault(() => projectExtent(extent, state.wkid, layer.source.wkid));
+    const features = queryLayer(layer, {
+      where: combineWhere(layerDefinition(ls), notNull),
+      spatial: {
+        geometry: { type: "Envelope", ...sourceBox },
+        relation: "esriSpatialRelIntersects",
+      },
+      attributeNames: [field.name],
+      returnGeometry: true,
+      limit: max - results.length,
+    });
+    for (const f of features) {
+      const url = String(f.attributes[field.name] ?? "").trim();
+      if (url === "" || !f.geometry) continue;
+      const [x, y] = anchor(project(f.geometry, layer, state.wkid));
+      results.push({ Location: { $type: "PointN", X: x, Y: y }, URL: url });
+    }
+  }
+  return { Result: results };
+};

@@ -1,0 +1,185 @@
+/**
+ * The query operations of the MapServer SOAP interface: Find, Identify,
+ * QueryFeatureCount/IDs/Data (by LayerID) and their `*2` forms (by
+ * LayerDescription), QueryHyperlinks, ComputeScale, ComputeDistance,
+ * ToMapPoints and FromMapPoints.
+ *
+ * Semantics (spec §2, §5.6, §5.7): the by-LayerID operations apply only
+ * the request's QueryFilter (it overrides the layer's definition
+ * expression, as ArcGIS documents); the `*2` operations AND the layer's
+ * and the LayerDescription's definition expressions with it. Data, Find,
+ * Identify and QueryHyperlinks stop at the service's MaximumRecordCount;
+ * Count and IDs are not capped.
+ *
+ * @module
+ */
+import type { Feature } from "../types.ts";
+import type { MapFrame, MapLayer, OperationContext, OperationHandler } from "../soap/operation.ts";
+import { projectGeometry } from "../geo/projection.ts";
+import { SoapFault } from "../soap/fault.ts";
+import { serviceLimits } from "./metadata.ts";
+import type { SoapObject } from "./_geometry_xml.ts";
+import { asClientFault, findLayer, findMap } from "./_query_map_state.ts";
+import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
+import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
+import { recordSetToSoap } from "./_query_records.ts";
+import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { find, identify, queryHyperlinks } from "./_query_search.ts";
+import { computeDistanceOp, computeScale, fromMapPoints, toMapPoints } from "./_query_coords.ts";
+
+function isObject(v: unknown): v is SoapObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A layer query resolved from a request. */
+interface Target {
+  frame: MapFrame;
+  layer: MapLayer;
+  parsed: ParsedFilter;
+  /** LayerResultOptions.IncludeGeometry of a LayerDescription (default true). */
+  includeGeometry: boolean;
+}
+
+/** By LayerID: the QueryFilter alone (it overrides the layer's definition expression). */
+function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target {
+  const frame = findMap(ctx.service, req.MapName);
+  const layer = findLayer(frame, req.LayerID);
+  return {
+    frame,
+    layer,
+    parsed: parseQueryFilter(frame, layer, req.QueryFilter),
+    includeGeometry: true,
+  };
+}
+
+/** By LayerDescription: its and the layer's definition expressions AND the QueryFilter. */
+function byDescription(req: Record<string, unknown>, ctx: OperationContext): Target {
+  const frame = findMap(ctx.service, req.MapName);
+  const desc = isObject(req.LayerDescription) ? req.LayerDescription : null;
+  if (!desc) throw new SoapFault("Client", "LayerDescription is required (with its LayerID).");
+  const layer = findLayer(frame, desc.LayerID, "LayerDescription/LayerID");
+  const definitionExpressions = [
+    { text: layer.definitionExpression, what: "definition expression" },
+    {
+      text: typeof desc.DefinitionExpression === "string" ? desc.DefinitionExpression : "",
+      what: "LayerDescription/DefinitionExpression",
+    },
+  ];
+  const opts = isObject(desc.LayerResultOptions) ? desc.LayerResultOptions : {};
+  return {
+    frame,
+    layer,
+    parsed: parseQueryFilter(frame, layer, req.QueryFilter, { definitionExpressions }),
+    includeGeometry: opts.IncludeGeometry !== false,
+  };
+}
+
+function count(t: Target): number {
+  return countLayer(t.layer, t.parsed.query);
+}
+
+function ids(t: Target): SoapObject {
+  return { $type: "FIDSet", FIDArray: queryLayerIds(t.layer, t.parsed.query) };
+}
+
+/** Matching features, ordered, capped, geometry projected to the output SR. */
+function features(t: Target, ctx: OperationContext): Feature[] {
+  const max = serviceLimits(ctx.service).maxRecordCount;
+  const p = t.parsed;
+  const inMemory = p.orderBy.length > 0 || p.distinct;
+  const returnGeometry = p.query.returnGeometry && t.includeGeometry;
+  const rows = queryLayer(t.layer, {
+    ...p.query,
+    returnGeometry,
+    limit: inMemory ? undefined : max,
+  });
+  const picked = (inMemory ? orderAndDistinct(rows, p) : rows).slice(0, max);
+  const from = t.layer.source.wkid;
+  return picked.map((f) =>
+    f.geometry
+      ? { ...f, geometry: asClientFault(() => projectGeometry(f.geometry!, from, p.outWkid)) }
+      : f
+  );
+}
+
+function recordSet(t: Target, ctx: OperationContext): SoapObject {
+  const selection = t.includeGeometry ? t.parsed.selection : {
+    ...t.parsed.selection,
+    geometry: false,
+    columns: t.parsed.selection.columns.filter((c) => c.type !== "Geometry"),
+  };
+  return recordSetToSoap(t.layer, features(t, ctx), selection, { outWkid: t.parsed.outWkid });
+}
+
+/** Writes `bytes` into the output directory and returns its public URL. */
+async function publish(ctx: OperationContext, bytes: Uint8Array, ext: string): Promise<string> {
+  await Deno.mkdir(ctx.outputDir, { recursive: true });
+  const name = `_ags_${crypto.randomUUID().replaceAll("-", "")}.${ext}`;
+  await Deno.writeFile(`${ctx.outputDir.replace(/\/+$/, "")}/${name}`, bytes);
+  return `${ctx.outputUrl.replace(/\/+$/, "")}/${name}`;
+}
+
+/** QueryFeatureData2's result in the form QueryResultOptions.Format asks for. */
+async function queryResult(t: Target, format: string, ctx: OperationContext): Promise<SoapObject> {
+  switch (format) {
+    case "esriQueryResultRecordSetAsObject":
+      return { $type: "QueryResult", URL: "", Object: recordSet(t, ctx) };
+    case "esriQueryResultJsonAsMime":
+    case "esriQueryResultJsonAsURL": {
+      const json = featureSetJson(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
+      const bytes = new TextEncoder().encode(json);
+      return format.endsWith("Mime")
+        ? { $type: "QueryResult", MimeData: bytes, URL: "", Object: null }
+        : { $type: "QueryResult", URL: await publish(ctx, bytes, "json"), Object: null };
+    }
+    case "esriQueryResultKMLAsMime":
+    case "esriQueryResultKMLAsURL": {
+      // KML is always WGS 84; the features are projected from the output SR there.
+      const kml = featuresKml(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
+      const kmz = await zipSingleFile("doc.kml", new TextEncoder().encode(kml));
+      return format.endsWith("Mime")
+        ? { $type: "QueryResult", MimeData: kmz, URL: "", Object: null }
+        : { $type: "QueryResult", URL: await publish(ctx, kmz, "kmz"), Object: null };
+    }
+    default:
+      throw new SoapFault(
+        "Client",
+        `QueryResultOptions/Format ${format} is not supported. Use esriQueryResultRecordSetAsObject, ` +
+          "esriQueryResultJsonAsMime, esriQueryResultJsonAsURL, esriQueryResultKMLAsMime or esriQueryResultKMLAsURL.",
+        { Format: format },
+      );
+  }
+}
+
+/**
+ * Query operation handlers by operation name; merged into the MapServer
+ * table by `map/ops/mod.ts`.
+ *
+ * @example
+ * ```ts
+ * const reply = await queryOperations.QueryFeatureCount({ MapName: "Layers", LayerID: 0 }, ctx);
+ * reply.Result; // number of features
+ * ```
+ */
+export const queryOperations: Record<string, OperationHandler> = {
+  Find: find,
+  Identify: identify,
+  QueryFeatureCount: (req, ctx) => ({ Result: count(byLayerId(req, ctx)) }),
+  QueryFeatureIDs: (req, ctx) => ({ Result: ids(byLayerId(req, ctx)) }),
+  QueryFeatureData: (req, ctx) => ({ Result: recordSet(byLayerId(req, ctx), ctx) }),
+  QueryFeatureCount2: (req, ctx) => ({ Result: count(byDescription(req, ctx)) }),
+  QueryFeatureIDs2: (req, ctx) => ({ Result: ids(byDescription(req, ctx)) }),
+  QueryFeatureData2: async (req, ctx) => {
+    const t = byDescription(req, ctx);
+    const opts = isObject(req.QueryResultOptions) ? req.QueryResultOptions : {};
+    const format = typeof opts.Format === "string" && opts.Format !== ""
+      ? opts.Format
+      : "esriQueryResultRecordSetAsObject";
+    return { Result: await queryResult(t, format, ctx) };
+  },
+  QueryHyperlinks: queryHyperlinks,
+  ComputeScale: computeScale,
+  ComputeDistance: computeDistanceOp,
+  ToMapPoints: toMapPoints,
+  FromMapPoints: fromMapPoints,
+};
