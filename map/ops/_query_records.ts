@@ -105,7 +105,9 @@ export function selectColumns(layer: MapLayer, subFields: unknown): ColumnSelect
         cols.all.forEach((f) => picked.add(f));
         continue;
       }
-      picked.add(findColumn(layer, name, "SubFields"));
+      // Clients write the ArcGIS default shape name whatever the source calls its geometry column.
+      if (name.toLowerCase() === "shape") picked.add(cols.shape);
+      else picked.add(findColumn(layer, name, "SubFields"));
     }
   }
   const columns = cols.all.filter((f) => picked.has(f));
