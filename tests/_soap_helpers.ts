@@ -15,6 +15,11 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import * as soap from "soap";
+import type { Extent, Feature, FieldInfo } from "../map/types.ts";
+import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
+import type { MapLayer, MapService } from "../map/soap/operation.ts";
+import { createMapServer, type MapServer } from "../map/mod.ts";
+import { arcgisRoutes } from "../routes/arcgis.ts";
 
 /** The namespace our server speaks by default. */
 export const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
@@ -216,4 +221,158 @@ export type SoapClient = soap.Client;
  */
 export function soapClient(wsdlUrl: string): Promise<SoapClient> {
   return soap.createClientAsync(wsdlUrl, { disableCache: true });
+}
+
+/** A tiny in-memory point layer source for protocol tests (no where-clause support). */
+export class MemoryPointSource implements FeatureSource {
+  readonly wkid: number;
+  readonly geometryType = "Point" as const;
+  readonly idField = "OBJECTID";
+  readonly #features: Feature[];
+  readonly #fields: FieldInfo[];
+
+  /** `points`: [id, name, x, y] rows. */
+  constructor(points: [number, string, number, number][], wkid = 4326) {
+    this.wkid = wkid;
+    this.#features = points.map(([id, name, x, y]) => ({
+      id,
+      attributes: { OBJECTID: id, NAME: name },
+      geometry: { type: "Point", x, y },
+    }));
+    this.#fields = [
+      { name: "OBJECTID", type: "OID", alias: "OBJECTID", length: 4, nullable: false },
+      { name: "NAME", type: "String", alias: "Name", length: 50, nullable: true },
+    ];
+  }
+
+  /** Attribute fields, OID first. */
+  fields(): FieldInfo[] {
+    return this.#fields;
+  }
+
+  /** Bounding box of the points. */
+  extent(): Extent | null {
+    if (this.#features.length === 0) return null;
+    const xs = this.#features.map((f) => (f.geometry as { x: number }).x);
+    const ys = this.#features.map((f) => (f.geometry as { y: number }).y);
+    return {
+      xmin: Math.min(...xs),
+      ymin: Math.min(...ys),
+      xmax: Math.max(...xs),
+      ymax: Math.max(...ys),
+    };
+  }
+
+  #match(q: FeatureQuery): Feature[] {
+    if (q.where) throw new Error("MemoryPointSource does not evaluate where clauses");
+    return this.#features.filter((f) => {
+      if (q.objectIds && !q.objectIds.includes(f.id)) return false;
+      const g = f.geometry as { x: number; y: number };
+      const b = q.bbox;
+      return !b || (g.x >= b.xmin && g.x <= b.xmax && g.y >= b.ymin && g.y <= b.ymax);
+    });
+  }
+
+  /** Matching features by id. */
+  query(q: FeatureQuery): Feature[] {
+    const all = this.#match(q);
+    const start = q.offset ?? 0;
+    return all.slice(start, q.limit === undefined ? undefined : start + q.limit);
+  }
+
+  /** Number of matches. */
+  count(q: FeatureQuery): number {
+    return this.#match(q).length;
+  }
+
+  /** One feature. */
+  get(id: number): Feature | null {
+    return this.#features.find((f) => f.id === id) ?? null;
+  }
+
+  /** Never changes. */
+  revision(): string {
+    return "1";
+  }
+}
+
+/**
+ * A map service with two maps ("Layers" in WGS 84 with a point layer,
+ * "Mercator" in Web Mercator without layers), built in memory.
+ */
+export function memoryService(name = "Test"): MapService {
+  const source = new MemoryPointSource([[1, "Moscow", 37.6173, 55.7558], [
+    2,
+    "Kazan",
+    49.1221,
+    55.7887,
+  ]]);
+  const layer: MapLayer = {
+    id: 0,
+    name: "Cities",
+    description: "Two cities",
+    source,
+    geometryType: "Point",
+    fields: source.fields(),
+    displayField: "NAME",
+    visible: true,
+    minScale: 0,
+    maxScale: 0,
+    definitionExpression: "",
+  };
+  const world = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
+  return {
+    name,
+    description: "In-memory test service",
+    defaultMapName: "Layers",
+    maps: [
+      {
+        name: "Layers",
+        description: "Cities in WGS 84",
+        wkid: 4326,
+        fullExtent: world,
+        initialExtent: { xmin: 30, ymin: 50, xmax: 60, ymax: 60 },
+        units: "esriDecimalDegrees",
+        backgroundColor: [255, 255, 254],
+        layers: [layer],
+      },
+      {
+        name: "Mercator",
+        description: "Empty Web Mercator map",
+        wkid: 3857,
+        fullExtent: {
+          xmin: -20037508.34,
+          ymin: -20037508.34,
+          xmax: 20037508.34,
+          ymax: 20037508.34,
+        },
+        initialExtent: { xmin: -1e6, ymin: -1e6, xmax: 1e6, ymax: 1e6 },
+        units: "esriMeters",
+        backgroundColor: [200, 220, 255],
+        layers: [],
+      },
+    ],
+  } as unknown as MapService;
+}
+
+/** A test server publishing `services` through the ArcGIS routes. */
+export function startMapServices(
+  services: MapService[],
+  opts: { outputDir?: string; maxBodyBytes?: number } = {},
+): TestServer & { maps: MapServer } {
+  const maps = createMapServer({ services, outputDir: opts.outputDir ?? Deno.makeTempDirSync() });
+  const routes = arcgisRoutes({
+    maps,
+    baseUrl: (req) => new URL(req.url).origin,
+    maxBodyBytes: opts.maxBodyBytes,
+  });
+  const server = startSoapServer(async (req) => {
+    for (const r of routes) {
+      if (r.method !== req.method) continue;
+      const m = r.pattern.exec(req.url);
+      if (m) return await r.handler(req, m);
+    }
+    return new Response("not found", { status: 404 });
+  });
+  return { ...server, maps };
 }

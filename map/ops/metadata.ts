@@ -1,0 +1,291 @@
+/**
+ * The metadata operations: GetDocumentInfo, GetMapCount, GetMapName,
+ * GetDefaultMapName, GetServerInfo, GetSupportedImageReturnTypes,
+ * IsFixedScaleMap, GetSQLSyntaxInfo and GetServiceConfigurationInfo,
+ * answered from the map service's document and its layers' sources.
+ *
+ * @module
+ */
+import type { Extent } from "../types.ts";
+import type { MapFrame, MapLayer, MapService, OperationHandler } from "../soap/operation.ts";
+import { SoapFault } from "../soap/fault.ts";
+import { esriSpatialReference, projectExtent } from "../geo/projection.ts";
+import { SUPPORTED_ESRI_FORMATS } from "../render/encode.ts";
+import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
+import { findLayer, findMap } from "./_query_map_state.ts";
+import { fieldToSoap, layerColumns } from "./_query_records.ts";
+import { SQL_SYNTAX } from "./_metadata_sql.ts";
+
+/** Limits of a service, reported by GetServiceConfigurationInfo and enforced by the operations. */
+export interface ServiceLimits {
+  /** Most records Find, Identify, QueryFeatureData(2) and QueryHyperlinks return. */
+  maxRecordCount: number;
+  /** Most features a selection buffer is drawn for. */
+  maxBufferCount: number;
+  /** Largest image width and height in pixels (larger requests are clamped). */
+  maxImageWidth: number;
+  maxImageHeight: number;
+}
+
+/** ArcGIS 10.1+ defaults. */
+export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
+  maxRecordCount: 1000,
+  maxBufferCount: 100,
+  maxImageWidth: 4096,
+  maxImageHeight: 4096,
+});
+
+/**
+ * The limits of `service`: the document's own (`service.limits`, when the
+ * document format has them) over the defaults. Every operation that caps
+ * results or images reads them here so the reported and enforced values agree.
+ *
+ * @example
+ * ```ts
+ * serviceLimits(ctx.service).maxRecordCount; // 1000
+ * ```
+ */
+export function serviceLimits(service: MapService): ServiceLimits {
+  const own = (service as { limits?: Partial<ServiceLimits> }).limits ?? {};
+  const pick = (k: keyof ServiceLimits) =>
+    typeof own[k] === "number" && own[k]! > 0 ? Math.floor(own[k]!) : DEFAULT_LIMITS[k];
+  return {
+    maxRecordCount: pick("maxRecordCount"),
+    maxBufferCount: pick("maxBufferCount"),
+    maxImageWidth: pick("maxImageWidth"),
+    maxImageHeight: pick("maxImageHeight"),
+  };
+}
+
+/** The esriImageFormat values we render, as the short names ArcGIS lists (PNG32, JPG, ...). */
+export function supportedImageFormatTypes(): string[] {
+  return SUPPORTED_ESRI_FORMATS.map((f) => f.replace(/^esriImage/, ""));
+}
+
+function rgb([r, g, b]: readonly number[], alpha = 255): SoapObject {
+  return {
+    $type: "RgbColor",
+    UseWindowsDithering: true,
+    AlphaValue: alpha,
+    Red: r,
+    Green: g,
+    Blue: b,
+  };
+}
+
+function envelope(e: Extent, wkid: number): SoapObject {
+  return envelopeToSoap(e, esriSpatialReference(wkid));
+}
+
+/** A layer's extent in the map's spatial reference, or null when the layer is empty or unprojectable. */
+function layerExtent(layer: MapLayer, frame: MapFrame): Extent | null {
+  const e = layer.source.extent();
+  if (!e) return null;
+  try {
+    return projectExtent(e, layer.source.wkid, frame.wkid);
+  } catch {
+    return null;
+  }
+}
+
+function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
+  const cols = layerColumns(layer);
+  const extent = layerExtent(layer, frame);
+  const labels = (layer as { labels?: unknown }).labels;
+  return {
+    $type: "MapLayerInfo",
+    LayerID: layer.id,
+    Name: layer.name,
+    Description: layer.description,
+    LayerType: "Feature Layer",
+    SourceDescription: sourceDescription(layer),
+    HasLabels: labels !== undefined && labels !== null,
+    CanSelect: true,
+    CanScaleSymbols: false,
+    MinScale: layer.minScale,
+    MaxScale: layer.maxScale,
+    Extent: extent ? envelope(extent, frame.wkid) : undefined,
+    HasHyperlinks: !!layer.hyperlinkField,
+    HasAttributes: true,
+    CanIdentify: true,
+    CanFind: true,
+    IsFeatureLayer: true,
+    Fields: { FieldArray: cols.all.map((f) => fieldToSoap(f, layer, frame.wkid)) },
+    DisplayField: layer.displayField,
+    IDField: cols.oid.name,
+    IsComposite: false,
+    ParentLayerID: -1,
+    FieldAliases: cols.all.map((f) => f.alias || f.name),
+    CopyrightText: "",
+    SupportsTime: false,
+    HasAttachments: false,
+    HTMLPopupType: "esriServerHTMLPopupTypeNone",
+    HasLayerDrawingDescription: false,
+    HasSubtype: false,
+    CanModifyDrawingDescription: false,
+  };
+}
+
+function sourceDescription(layer: MapLayer): string {
+  const kind = (layer.source as { kind?: unknown }).kind;
+  const shape = `${layer.geometryType} Feature Class`;
+  return typeof kind === "string" && kind !== "" ? `${kind} ${shape}` : shape;
+}
+
+/** The LayerDescription a client gets in DefaultMapDescription and sends back edited. */
+function layerDescription(layer: MapLayer): SoapObject {
+  return {
+    $type: "LayerDescription",
+    LayerID: layer.id,
+    Visible: layer.visible,
+    ShowLabels: true,
+    ScaleSymbols: false,
+    SelectionColor: rgb([0, 255, 255]),
+    SetSelectionSymbol: false,
+    SelectionBufferDistance: 0,
+    ShowSelectionBuffer: false,
+    // The service's own definition query always applies; clients add theirs here.
+    DefinitionExpression: "",
+    SourceID: "",
+    LayerResultOptions: {
+      IncludeGeometry: true,
+      ReturnFieldNamesInResults: false,
+      FormatValuesInResults: true,
+    },
+    UseTime: false,
+    TimeDataCumulative: false,
+    TimeOffset: 0,
+  };
+}
+
+/** The map's DefaultMapDescription: initial extent, every layer with its default state. */
+export function defaultMapDescription(frame: MapFrame): SoapObject {
+  const sr = esriSpatialReference(frame.wkid);
+  return {
+    $type: "MapDescription",
+    Name: frame.name,
+    MapArea: { $type: "MapExtent", Extent: envelopeToSoap(frame.initialExtent, sr) },
+    LayerDescriptions: frame.layers.map(layerDescription),
+    Rotation: 0,
+    SpatialReference: sr,
+    SelectionColor: rgb([0, 255, 255]),
+    BackgroundSymbol: {
+      $type: "SimpleFillSymbol",
+      Color: rgb(frame.backgroundColor),
+      Style: "esriSFSSolid",
+    },
+  };
+}
+
+/** MapServerInfo of one map (data frame). */
+export function mapServerInfo(frame: MapFrame): SoapObject {
+  return {
+    $type: "MapServerInfo",
+    Name: frame.name,
+    Description: frame.description,
+    FullExtent: envelope(frame.fullExtent, frame.wkid),
+    Extent: envelope(frame.initialExtent, frame.wkid),
+    SpatialReference: esriSpatialReference(frame.wkid),
+    MapLayerInfos: frame.layers.map((l) => layerInfo(l, frame)),
+    BackgroundColor: rgb(frame.backgroundColor),
+    DefaultMapDescription: defaultMapDescription(frame),
+    Units: frame.units,
+    SupportedImageReturnTypes: "esriImageReturnURL",
+    BackgroundSymbol: {
+      $type: "SimpleFillSymbol",
+      Color: rgb(frame.backgroundColor),
+      Style: "esriSFSSolid",
+    },
+    CopyrightText: copyrightOf(frame),
+    SupportsDynamicLayers: false,
+  };
+}
+
+function copyrightOf(frame: MapFrame): string {
+  const c = (frame as { copyrightText?: unknown }).copyrightText;
+  return typeof c === "string" ? c : "";
+}
+
+function property(key: string, value: unknown): SoapObject {
+  return { $type: "PropertySetProperty", Key: key, Value: value };
+}
+
+/** Whether the map is served from a fixed-scale tile cache. */
+export function isCached(frame: MapFrame): boolean {
+  return (frame as { tiling?: unknown }).tiling != null;
+}
+
+/** Handlers of the metadata operations. */
+export const METADATA_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+  GetDocumentInfo(_req, ctx) {
+    const s = ctx.service;
+    const doc = (s as { documentInfo?: Record<string, unknown> }).documentInfo ?? {};
+    const text = (k: string, fallback: string) =>
+      typeof doc[k] === "string" ? doc[k] as string : fallback;
+    return {
+      Result: {
+        PropertyArray: [
+          property("Title", text("Title", s.name)),
+          property("Author", text("Author", "")),
+          property("Comments", text("Comments", s.description)),
+          property("Subject", text("Subject", s.description)),
+          property("Category", text("Category", "")),
+          property("Keywords", text("Keywords", "")),
+          property("AntialiasingMode", "Normal"),
+          property("TextAntialiasingMode", "Force"),
+        ],
+      },
+    };
+  },
+
+  GetMapCount: (_req, ctx) => ({ Result: ctx.service.maps.length }),
+
+  GetMapName(req, ctx) {
+    const maps = ctx.service.maps;
+    const i = req.Index;
+    if (typeof i !== "number") {
+      throw new SoapFault("Client", `Index is required: a map index from 0 to ${maps.length - 1}.`);
+    }
+    if (i < 0 || i >= maps.length) {
+      throw new SoapFault(
+        "Client",
+        `Index ${i} is out of range: this service has ${maps.length} map(s), indexes 0 to ${
+          maps.length - 1
+        }.`,
+        { Index: i },
+      );
+    }
+    return { Result: maps[i].name };
+  },
+
+  GetDefaultMapName: (_req, ctx) => ({ Result: ctx.service.defaultMapName }),
+
+  GetServerInfo: (req, ctx) => ({ Result: mapServerInfo(findMap(ctx.service, req.MapName)) }),
+
+  // URL and MIME are both supported; esriImageReturnURL says exactly that.
+  GetSupportedImageReturnTypes: () => ({ Result: "esriImageReturnURL" }),
+
+  IsFixedScaleMap: (req, ctx) => ({ Result: isCached(findMap(ctx.service, req.MapName)) }),
+
+  GetSQLSyntaxInfo(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    findLayer(frame, req.LayerID);
+    return { Result: SQL_SYNTAX };
+  },
+
+  GetServiceConfigurationInfo(_req, ctx) {
+    const lim = serviceLimits(ctx.service);
+    return {
+      Result: {
+        PropertyArray: [
+          property("MaximumRecordCount", lim.maxRecordCount),
+          property("MaximumBufferCount", lim.maxBufferCount),
+          property("MaximumImageWidth", lim.maxImageWidth),
+          property("MaximumImageHeight", lim.maxImageHeight),
+          property("SupportedImageFormatTypes", supportedImageFormatTypes().join(",")),
+          property("UseStandardizedQueries", true),
+        ],
+      },
+    };
+  },
+};

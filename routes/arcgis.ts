@@ -1,0 +1,189 @@
+/**
+ * HTTP handlers of the ArcGIS SOAP endpoints:
+ *
+ * - `POST /arcgis/services/{Service}/MapServer`: SOAP 1.1 requests (any or
+ *   no SOAPAction; dispatch is on the Body's first element);
+ * - `GET  /arcgis/services/{Service}/MapServer?wsdl` (also `?token=..&wsdl`);
+ * - `POST /arcgis/services` and `GET /arcgis/services?wsdl`: the catalog.
+ *
+ * Paths match case-insensitively, as ArcGIS Server's do.
+ *
+ * @module
+ */
+import type { MapServer, SoapReply } from "../map/mod.ts";
+import { faultEnvelope } from "../map/soap/envelope.ts";
+import { SoapFault } from "../map/soap/fault.ts";
+import { DEFAULT_NAMESPACE } from "../map/soap/envelope.ts";
+import { SOAP_CONTENT_TYPE } from "../map/soap/dispatch.ts";
+
+/** Default request body limit (bytes). */
+export const DEFAULT_MAX_SOAP_BODY = 10 * 1024 * 1024;
+
+/** What the ArcGIS routes need from the application. */
+export interface ArcgisRoutesContext {
+  maps: MapServer;
+  /** Public base URL of a request (`http://host:port`, no trailing slash). */
+  baseUrl: (req: Request) => string;
+  /** Request body limit in bytes (default 10 MiB). */
+  maxBodyBytes?: number;
+}
+
+/** One route entry, in the shape the application router walks. */
+export interface ArcgisRoute {
+  pattern: URLPattern;
+  method: string;
+  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
+}
+
+const XML_HEADERS = { "content-type": SOAP_CONTENT_TYPE, "cache-control": "no-store" };
+
+function xmlResponse(body: string, status = 200): Response {
+  return new Response(body, { status, headers: XML_HEADERS });
+}
+
+function replyResponse(r: SoapReply): Response {
+  return new Response(r.body, {
+    status: r.status,
+    headers: { "content-type": r.contentType, "cache-control": "no-store" },
+  });
+}
+
+function faultResponse(fault: SoapFault): Response {
+  return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), 500);
+}
+
+/** True for `?wsdl`, `?WSDL`, `?token=x&wsdl`, ... */
+function wantsWsdl(req: Request): boolean {
+  for (const key of new URL(req.url).searchParams.keys()) {
+    if (key.toLowerCase() === "wsdl") return true;
+  }
+  return false;
+}
+
+function tooLarge(limit: number): SoapFault {
+  return new SoapFault(
+    "Client",
+    `The request body is larger than the limit of ${limit} bytes.`,
+    { Limit: limit },
+  );
+}
+
+/** Reads the body as UTF-8 text, refusing more than `limit` bytes without buffering them. */
+async function readBody(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (!req.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function serviceName(match: URLPatternResult): string {
+  return decodeURIComponent(match.pathname.groups.service ?? "");
+}
+
+function notFound(message: string): Response {
+  return new Response(message + "\n", {
+    status: 404,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+/**
+ * The ArcGIS SOAP routes.
+ *
+ * @example
+ * ```ts
+ * const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
+ * ```
+ */
+export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
+  const limit = ctx.maxBodyBytes ?? DEFAULT_MAX_SOAP_BODY;
+  const opts = { ignoreCase: true };
+  const service = new URLPattern({ pathname: "/arcgis/services/:service/MapServer{/}?" }, opts);
+  const catalog = new URLPattern({ pathname: "/arcgis/services{/}?" }, opts);
+
+  return [
+    {
+      pattern: service,
+      method: "POST",
+      async handler(req, match) {
+        try {
+          const body = await readBody(req, limit);
+          return replyResponse(
+            await ctx.maps.soap(serviceName(match), body, { baseUrl: ctx.baseUrl(req) }),
+          );
+        } catch (e) {
+          if (e instanceof SoapFault) return faultResponse(e);
+          return faultResponse(new SoapFault("Client", "The request body could not be read."));
+        }
+      },
+    },
+    {
+      pattern: service,
+      method: "GET",
+      handler(req, match) {
+        const name = serviceName(match);
+        const s = ctx.maps.service(name);
+        if (!s) {
+          return notFound(
+            `Service "${name}" does not exist. Published services: ${
+              ctx.maps.services.map((x) => x.name).join(", ") || "none"
+            }.`,
+          );
+        }
+        if (!wantsWsdl(req)) {
+          return new Response(
+            `This is the SOAP endpoint of map service ${s.name}. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n`,
+            { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+          );
+        }
+        const endpoint = ctx.maps.serviceUrl(s, { baseUrl: ctx.baseUrl(req) });
+        return xmlResponse(ctx.maps.wsdl(s.name, endpoint)!);
+      },
+    },
+    {
+      pattern: catalog,
+      method: "POST",
+      async handler(req) {
+        try {
+          const body = await readBody(req, limit);
+          return replyResponse(await ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
+        } catch (e) {
+          if (e instanceof SoapFault) return faultResponse(e);
+          return faultResponse(new SoapFault("Client", "The request body could not be read."));
+        }
+      },
+    },
+    {
+      pattern: catalog,
+      method: "GET",
+      handler(req) {
+        if (!wantsWsdl(req)) {
+          return new Response(
+            "This is the ArcGIS SOAP service catalog. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n",
+            { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+          );
+        }
+        return xmlResponse(ctx.maps.catalogWsdl(`${ctx.baseUrl(req)}/arcgis/services`));
+      },
+    },
+  ];
+}
