@@ -9,6 +9,7 @@ import * as topojson from "topojson-client";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
+import { evaluate } from "../map/query/mod.ts";
 import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
 import type {
   Extent,
@@ -19,7 +20,7 @@ import type {
   Position,
 } from "../map/types.ts";
 
-/** A feature source over an array, with a bbox prefilter and no where support. */
+/** A feature source over an array, with a bbox prefilter and in-memory where evaluation. */
 export class MemorySource implements FeatureSource {
   readonly wkid: number;
   readonly geometryType: LayerGeometryType;
@@ -56,9 +57,10 @@ export class MemorySource implements FeatureSource {
   }
   query(q: FeatureQuery): Feature[] {
     this.queries++;
-    if (q.where) throw new Error("MemorySource does not evaluate where clauses.");
     const b = q.bbox;
-    return this.#features.filter((_, i) => {
+    const where = q.where;
+    return this.#features.filter((f, i) => {
+      if (where && !evaluate(where, f.attributes)) return false;
       if (!b) return true;
       const e = this.#boxes[i];
       return e.xmax >= b.xmin && e.xmin <= b.xmax && e.ymax >= b.ymin && e.ymin <= b.ymax;

@@ -75,7 +75,7 @@ export class Painter {
     const p = this.paint(color, "stroke", Math.max(1, 0.75 * this.pxPerPt));
     p.setStrokeCap(ck.StrokeCap.Square);
     const lines: [number, number, number, number][] = [];
-    const h = size / 2;
+    const h = Math.floor(size / 2) + 0.5; // pixel centre: crisp one-pixel lines
     if (style === "horizontal" || style === "cross") lines.push([-1, h, size + 1, h]);
     if (style === "vertical" || style === "cross") lines.push([h, -1, h, size + 1]);
     for (const k of [-size, 0, size]) {

@@ -18,7 +18,7 @@ import {
 } from "../document/renderer.ts";
 import { createDisplay, isVisibleAtScale, type MapDisplay } from "../geo/display.ts";
 import { projectExtent } from "../geo/projection.ts";
-import type { WhereNode } from "../query/ast.ts";
+import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature } from "../types.ts";
 import type { Kit } from "./_canvaskit.ts";
 import { preparedGeometry } from "./_geomcache.ts";
@@ -48,6 +48,21 @@ export interface DrawnMap {
   rgba: Uint8Array;
   display: MapDisplay;
   visibleLayerIds: number[];
+}
+
+const parsedDefinitions = new WeakMap<
+  RenderLayer,
+  { text: string; where: WhereNode | undefined }
+>();
+
+/** The layer's own definition expression, parsed once per layer object. */
+function layerDefinition(layer: RenderLayer): WhereNode | undefined {
+  const text = layer.definitionExpression ?? "";
+  const hit = parsedDefinitions.get(layer);
+  if (hit && hit.text === text) return hit.where;
+  const where = parseWhere(text, layer.source.fields());
+  parsedDefinitions.set(layer, { text, where });
+  return where;
 }
 
 function and(a: WhereNode | undefined, b: WhereNode | undefined): WhereNode | undefined {
@@ -307,7 +322,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       const visible = o?.visible ?? layer.visible;
       if (!visible || !isVisibleAtScale(display.scale, layer.minScale, layer.maxScale)) continue;
       visibleLayerIds.push(layer.id);
-      const where = and(req.layerWhere?.[layer.id], o?.where);
+      const where = and(layerDefinition(layer), o?.where);
       const withLabels = !!layer.labels && (o?.showLabels ?? true) &&
         isVisibleAtScale(display.scale, layer.labels.minScale, layer.labels.maxScale);
       labelsTopFirst.unshift(drawLayer(canvas, painter, layer, where, wkid, display, withLabels));

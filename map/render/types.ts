@@ -27,6 +27,8 @@ export interface RenderLayer {
   maxScale: number;
   renderer: RendererSpec;
   labels?: LabelSpec;
+  /** The layer's own definition query (always applied, ANDed with the request's). */
+  definitionExpression?: string;
 }
 
 /** A map (data frame) as the renderer sees it. */
@@ -78,8 +80,6 @@ export interface MapRenderRequest {
   /** Pixels of exactly this RGB become transparent (PNG formats). */
   transparentColor?: Rgba;
   layers?: LayerOverride[];
-  /** The map's own definition expressions, parsed (layer id -> tree). */
-  layerWhere?: Record<number, WhereNode>;
   graphics?: Graphic[];
   format: OutputFormat;
   /** JPEG quality 1-100 (default 75). */

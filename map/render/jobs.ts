@@ -1,0 +1,155 @@
+/**
+ * Render jobs: plain, structured-cloneable descriptions of every drawing
+ * the server does (map images, legend swatches, scale bars), and the one
+ * executor that runs them, in a worker or in process.
+ *
+ * Map jobs name their service and map instead of carrying features: the
+ * worker opens the same sources itself (SQLite files are read
+ * concurrently, static files are parsed once per worker and their
+ * projected/generalised geometry stays cached there), so a 10 m world
+ * view never copies half a million vertices between threads.
+ *
+ * @module
+ */
+import type { SymbolSpec } from "../document/renderer.ts";
+import type { Kit } from "./_canvaskit.ts";
+import { drawMapPixels, renderMap } from "./draw_map.ts";
+import { applyTransparentColor, encodeImage } from "./encode.ts";
+import { type PatchSpec, renderSwatch, type Swatch } from "./legend.ts";
+import { renderScaleBar, type ScaleBarImage, type ScaleBarSpec } from "./scalebar.ts";
+import type { MapRenderRequest, MapRenderResult, RenderMap } from "./types.ts";
+import type { Rgba } from "../document/renderer.ts";
+import type { OutputFormat } from "./encode.ts";
+
+/** Draw a map image of `map` in `service`. */
+export interface MapJob {
+  kind: "map";
+  service: string;
+  map: string;
+  request: MapRenderRequest;
+}
+
+/** Draw legend swatches for a list of symbols. */
+export interface SwatchJob {
+  kind: "swatches";
+  symbols: { symbol: SymbolSpec; transparency: number }[];
+  patch: PatchSpec;
+}
+
+/** Draw a scale bar. */
+export interface ScaleBarJob {
+  kind: "scalebar";
+  spec: ScaleBarSpec;
+  opts: {
+    mapScale: number;
+    widthPx: number;
+    heightPx: number;
+    dpi: number;
+    background: Rgba | null;
+    format: OutputFormat;
+    quality?: number;
+  };
+}
+
+/**
+ * Draw one map image and cut it into a grid of `cellPx`-square cells, each
+ * encoded on its own (tile metatiles: labels and symbols stay continuous
+ * across the inner tile edges, and one draw serves many tiles).
+ */
+export interface MosaicJob {
+  kind: "mosaic";
+  service: string;
+  map: string;
+  request: MapRenderRequest;
+  cellPx: number;
+}
+
+/** One encoded cell of a mosaic, by its row/column inside the grid. */
+export interface MosaicCell {
+  row: number;
+  col: number;
+  bytes: Uint8Array;
+  mime: string;
+}
+
+/** Any render job. */
+export type RenderJob = MapJob | SwatchJob | ScaleBarJob | MosaicJob;
+
+/** The result type of each job kind. */
+export type JobResult<J extends RenderJob> = J extends MapJob ? MapRenderResult
+  : J extends SwatchJob ? Swatch[]
+  : J extends MosaicJob ? MosaicCell[]
+  : ScaleBarImage;
+
+/** Finds a map by service and map name where the job runs. */
+export type MapResolver = (service: string, map: string) => RenderMap | Promise<RenderMap>;
+
+/**
+ * Runs one job with `kit`; map jobs get their map from `resolve`.
+ *
+ * @example
+ * ```ts
+ * const out = await runJob(kit, { kind: "map", service: "Default", map: "Layers", request }, resolve);
+ * ```
+ */
+export async function runJob<J extends RenderJob>(
+  kit: Kit,
+  job: J,
+  resolve: MapResolver,
+): Promise<JobResult<J>> {
+  switch (job.kind) {
+    case "map": {
+      const map = await resolve(job.service, job.map);
+      return renderMap(kit, map, job.request) as JobResult<J>;
+    }
+    case "swatches":
+      return job.symbols.map((s) =>
+        renderSwatch(kit, s.symbol, job.patch, s.transparency)
+      ) as JobResult<J>;
+    case "scalebar":
+      return renderScaleBar(kit, job.spec, job.opts) as JobResult<J>;
+    case "mosaic": {
+      const map = await resolve(job.service, job.map);
+      return mosaic(kit, map, job) as JobResult<J>;
+    }
+  }
+  throw new Error(`Unknown render job kind.`);
+}
+
+function mosaic(kit: Kit, map: RenderMap, job: MosaicJob): MosaicCell[] {
+  const { request: req, cellPx } = job;
+  const { rgba } = drawMapPixels(kit, map, req);
+  if (req.transparentColor) applyTransparentColor(rgba, req.transparentColor);
+  const rows = Math.floor(req.heightPx / cellPx), cols = Math.floor(req.widthPx / cellPx);
+  const out: MosaicCell[] = [];
+  const cell = new Uint8Array(cellPx * cellPx * 4);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      for (let y = 0; y < cellPx; y++) {
+        const src = ((r * cellPx + y) * req.widthPx + c * cellPx) * 4;
+        cell.set(rgba.subarray(src, src + cellPx * 4), y * cellPx * 4);
+      }
+      const { bytes, mime } = encodeImage(kit, cell, cellPx, cellPx, req.format, req.quality);
+      out.push({ row: r, col: c, bytes, mime });
+    }
+  }
+  return out;
+}
+
+/** Byte buffers of a result, to transfer instead of copy between threads. */
+export function transferablesOf(result: unknown): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  const visit = (v: unknown) => {
+    if (v instanceof Uint8Array) {
+      if (
+        v.buffer instanceof ArrayBuffer && v.byteOffset === 0 &&
+        v.byteLength === v.buffer.byteLength
+      ) {
+        out.push(v.buffer);
+      }
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === "object") Object.values(v).forEach(visit);
+  };
+  visit(result);
+  return [...new Set(out)];
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { PNG } from "pngjs";
+import { encodePng } from "./png.ts";
+
+function decode(bytes: Uint8Array) {
+  return PNG.sync.read(Buffer.from(bytes));
+}
+
+/** A 40x30 image: four flat quadrants, one half-transparent, plus a gradient row. */
+function sample(): Uint8Array {
+  const w = 40, h = 30, px = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      const q = (x < 20 ? 0 : 1) + (y < 15 ? 0 : 2);
+      const c = [[255, 0, 0, 255], [0, 128, 0, 255], [0, 0, 255, 128], [250, 250, 250, 0]][q];
+      px.set(y === 29 ? [x * 6, 255 - x * 6, 7, 255] : c, i);
+    }
+  }
+  return px;
+}
+
+Deno.test("PNG32 round-trips every pixel exactly", () => {
+  const px = sample();
+  const d = decode(encodePng(px, 40, 30, { kind: "rgba" }));
+  assert.equal(d.width, 40);
+  assert.equal(d.height, 30);
+  assert.deepEqual(new Uint8Array(d.data), px);
+});
+
+Deno.test("PNG24 drops alpha and keeps colour", () => {
+  const px = sample();
+  const bytes = encodePng(px, 40, 30, { kind: "rgb" });
+  assert.equal(bytes[25], 2, "colour type 2 (truecolour)");
+  const d = decode(bytes);
+  for (let i = 0; i < px.length; i += 4) {
+    assert.deepEqual([...d.data.subarray(i, i + 3)], [...px.subarray(i, i + 3)]);
+    assert.equal(d.data[i + 3], 255);
+  }
+});
+
+Deno.test("PNG8 with few colours is an exact palette image with tRNS alpha", () => {
+  const px = sample();
+  const bytes = encodePng(px, 40, 30, { kind: "palette" });
+  assert.equal(bytes[25], 3, "colour type 3 (palette)");
+  const text = new TextDecoder("latin1").decode(bytes);
+  assert.ok(text.includes("PLTE") && text.includes("tRNS"));
+  const d = decode(bytes);
+  // Fully transparent pixels share one palette entry whatever their RGB.
+  const expected = px.slice();
+  for (let i = 0; i < expected.length; i += 4) {
+    if (expected[i + 3] === 0) expected.fill(0, i, i + 4);
+  }
+  assert.deepEqual(new Uint8Array(d.data), expected);
+});
+
+Deno.test("PNG8 quantises images with more than 256 colours closely", () => {
+  const w = 64, h = 64, px = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) px.set([x * 4, y * 4, (x + y) * 2, 255], (y * w + x) * 4);
+  }
+  // A dominant flat colour must come out exact.
+  for (let i = 0; i < 64 * 20 * 4; i += 4) px.set([10, 200, 30, 255], i);
+  const d = decode(encodePng(px, w, h, { kind: "palette" }));
+  let worst = 0;
+  for (let i = 0; i < px.length; i++) worst = Math.max(worst, Math.abs(d.data[i] - px[i]));
+  assert.ok(worst <= 24, `worst channel error ${worst}`);
+  assert.deepEqual([...d.data.subarray(0, 4)], [10, 200, 30, 255]);
+});
+
+Deno.test("encoder refuses a buffer of the wrong size", () => {
+  assert.throws(() => encodePng(new Uint8Array(10), 2, 2), /got 10 bytes/);
+});

@@ -1,0 +1,419 @@
+/**
+ * Scale bars (ExportScaleBar): alternating, single-division, stepped-line
+ * and hollow bars and a scale line, with units, divisions, subdivisions,
+ * divisions before zero, label position and frequency, unit-label
+ * position, fonts and colours, on a transparent or given background.
+ *
+ * The ground length of the bar comes from the map's scale (ArcGIS
+ * ComputeScale): one inch of the scale-bar image at its DPI is `scale`
+ * inches on the ground.
+ *
+ * @module
+ */
+import type { Canvas } from "canvaskit-wasm";
+import type { Rgba } from "../document/renderer.ts";
+import { displayMetersPerUnit, type EsriUnits, INCHES_PER_METER } from "../geo/units.ts";
+import type { Kit } from "./_canvaskit.ts";
+import { Painter } from "./_painter.ts";
+import { encodeImage, type OutputFormat } from "./encode.ts";
+
+/** Drawing styles (ArcGIS scale-bar classes). */
+export type ScaleBarStyle = "alternating" | "single" | "stepped" | "line" | "hollow";
+
+/** Where labels sit relative to the bar (esriVertPosEnum). */
+export type VertPos = "above" | "top" | "on" | "bottom" | "below";
+
+/** Where the unit label sits (esriScaleBarPos). */
+export type UnitLabelPos =
+  | "above"
+  | "beforeLabels"
+  | "afterLabels"
+  | "beforeBar"
+  | "afterBar"
+  | "below";
+
+/** Which division marks get a label / a mark (esriScaleBarFrequency). */
+export type Frequency =
+  | "none"
+  | "one"
+  | "major"
+  | "divisions"
+  | "divisionsAndFirstMidpoint"
+  | "divisionsAndFirstSubdivisions"
+  | "divisionsAndSubdivisions";
+
+/** A text style: colour and size in points. */
+export interface TextStyle {
+  color: Rgba;
+  sizePt: number;
+}
+
+/** A complete scale-bar description (defaults in {@link defaultScaleBar}). */
+export interface ScaleBarSpec {
+  style: ScaleBarStyle;
+  units: EsriUnits;
+  /** Text after the numbers, default the unit's name. */
+  unitLabel: string;
+  unitLabelPosition: UnitLabelPos;
+  /** Gap between unit label and bar/labels, points. */
+  unitLabelGap: number;
+  unitLabelSymbol: TextStyle;
+  /** Bar height in points. */
+  barHeight: number;
+  /** Ground length of one division in `units`; 0 = choose a round value that fits. */
+  division: number;
+  divisions: number;
+  divisionsBeforeZero: number;
+  subdivisions: number;
+  labelFrequency: Frequency;
+  labelPosition: VertPos;
+  /** Gap between labels and bar, points. */
+  labelGap: number;
+  labelSymbol: TextStyle;
+  /** Decimal places of labels; -1 = as few as needed. */
+  decimals: number;
+  fill1: Rgba;
+  fill2: Rgba;
+  line: { color: Rgba; width: number };
+  /** Mark heights in points (single-division, line and stepped styles). */
+  divisionMarkHeight: number;
+  subdivisionMarkHeight: number;
+  markFrequency: Frequency;
+  /** Fixed `division` (true) or auto-fit divisions into the image (false). */
+  fixed: boolean;
+}
+
+const UNIT_NAMES: Partial<Record<EsriUnits, string>> = {
+  esriInches: "Inches",
+  esriPoints: "Points",
+  esriFeet: "Feet",
+  esriYards: "Yards",
+  esriMiles: "Miles",
+  esriNauticalMiles: "Nautical Miles",
+  esriMillimeters: "Millimeters",
+  esriCentimeters: "Centimeters",
+  esriMeters: "Meters",
+  esriKilometers: "Kilometers",
+  esriDecimalDegrees: "Degrees",
+  esriDecimeters: "Decimeters",
+};
+
+/**
+ * ArcGIS-like defaults: an alternating black/white bar in kilometres with
+ * four divisions, the first split in four, labels above.
+ *
+ * @example
+ * ```ts
+ * const spec = { ...defaultScaleBar(), style: "line" as const };
+ * ```
+ */
+export function defaultScaleBar(): ScaleBarSpec {
+  return {
+    style: "alternating",
+    units: "esriKilometers",
+    unitLabel: "",
+    unitLabelPosition: "afterLabels",
+    unitLabelGap: 3,
+    unitLabelSymbol: { color: [0, 0, 0, 255], sizePt: 8 },
+    barHeight: 6,
+    division: 0,
+    divisions: 4,
+    divisionsBeforeZero: 0,
+    subdivisions: 4,
+    labelFrequency: "divisions",
+    labelPosition: "above",
+    labelGap: 2,
+    labelSymbol: { color: [0, 0, 0, 255], sizePt: 8 },
+    decimals: -1,
+    fill1: [0, 0, 0, 255],
+    fill2: [255, 255, 255, 255],
+    line: { color: [0, 0, 0, 255], width: 1 },
+    divisionMarkHeight: 7,
+    subdivisionMarkHeight: 4,
+    markFrequency: "divisions",
+    fixed: false,
+  };
+}
+
+/** The unit's display name (`Kilometers`), used when no UnitLabel is given. */
+export function unitName(units: EsriUnits): string {
+  return UNIT_NAMES[units] ?? "Meters";
+}
+
+/** The largest 1, 2, 2.5, 5 x 10^k not above `x`. */
+function niceFloor(x: number): number {
+  if (!(x > 0) || !Number.isFinite(x)) return 1;
+  const k = Math.floor(Math.log10(x));
+  const base = 10 ** k;
+  for (const m of [5, 2.5, 2, 1]) if (m * base <= x) return m * base;
+  return base;
+}
+
+function formatNumber(v: number, decimals: number): string {
+  if (decimals >= 0) return v.toFixed(decimals);
+  const r = Math.round(v * 1e6) / 1e6;
+  return String(r);
+}
+
+/** What the image shows, for callers and tests. */
+export interface ScaleBarLayout {
+  /** Ground length of one division in the bar's units. */
+  division: number;
+  /** Pixels per division. */
+  divisionPx: number;
+  /** Bar rectangle in pixels. */
+  bar: { x0: number; y0: number; x1: number; y1: number };
+  /** Labels drawn: text and baseline-left position. */
+  labels: { text: string; x: number; y: number }[];
+}
+
+/** Result of {@link renderScaleBar}. */
+export interface ScaleBarImage {
+  bytes: Uint8Array;
+  mime: string;
+  layout: ScaleBarLayout;
+}
+
+function labelledAt(i: number, n: number, f: Frequency): boolean {
+  switch (f) {
+    case "none":
+      return false;
+    case "one":
+      return i === n;
+    case "major":
+      return i === 0 || i === n;
+    default:
+      return true;
+  }
+}
+
+/**
+ * Draws a scale bar into a `widthPx` x `heightPx` image at `dpi` for a map
+ * at `mapScale` (1:mapScale) and encodes it.
+ *
+ * @example
+ * ```ts
+ * const img = renderScaleBar(kit, defaultScaleBar(), { mapScale: 5e6, widthPx: 300,
+ *   heightPx: 40, dpi: 96, background: null, format: "png32" });
+ * ```
+ */
+export function renderScaleBar(
+  kit: Kit,
+  spec: ScaleBarSpec,
+  opts: {
+    mapScale: number;
+    widthPx: number;
+    heightPx: number;
+    dpi: number;
+    background: Rgba | null;
+    format: OutputFormat;
+    quality?: number;
+  },
+): ScaleBarImage {
+  const { ck } = kit;
+  const { widthPx: w, heightPx: h } = opts;
+  const surface = ck.MakeSurface(w, h);
+  if (!surface) throw new Error(`CanvasKit could not allocate a ${w}x${h} scale bar image.`);
+  const painter = new Painter(kit, opts.dpi / 72);
+  try {
+    const canvas = surface.getCanvas();
+    const bg = opts.background;
+    canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
+    const layout = drawBar(canvas, painter, spec, opts.mapScale, w, h, opts.dpi);
+    const img = surface.makeImageSnapshot();
+    const rgba = img.readPixels(0, 0, {
+      width: w,
+      height: h,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    }) as Uint8Array | null;
+    img.delete();
+    if (!rgba) throw new Error("CanvasKit could not read back the scale bar pixels.");
+    const { bytes, mime } = encodeImage(kit, rgba, w, h, opts.format, opts.quality);
+    return { bytes, mime, layout };
+  } finally {
+    painter.dispose();
+    surface.delete();
+  }
+}
+
+function drawBar(
+  canvas: Canvas,
+  p: Painter,
+  s: ScaleBarSpec,
+  mapScale: number,
+  w: number,
+  h: number,
+  dpi: number,
+): ScaleBarLayout {
+  const pt = p.pxPerPt;
+  const labelFont = p.font(s.labelSymbol.sizePt);
+  const unitFont = p.font(s.unitLabelSymbol.sizePt);
+  const unitText = s.unitLabel || unitName(s.units);
+  const unitW = p.textWidth(unitFont, unitText);
+  const gapU = s.unitLabelGap * pt;
+  const unitBeside = s.unitLabelPosition === "afterBar" || s.unitLabelPosition === "afterLabels" ||
+    s.unitLabelPosition === "beforeBar" || s.unitLabelPosition === "beforeLabels";
+  const margin = Math.max(2, p.textWidth(labelFont, "0000") / 2);
+  const before = s.unitLabelPosition.startsWith("before") ? unitW + gapU : 0;
+  const halfLabel = p.textWidth(labelFont, "000") / 2;
+  const after = s.unitLabelPosition.startsWith("after")
+    ? unitW + gapU + (s.unitLabelPosition === "afterLabels" ? halfLabel : 0)
+    : 0;
+  const available = Math.max(4, w - 2 * margin - before - after);
+  // Ground metres per scale-bar pixel, from the map scale and the bar image's DPI.
+  const metersPerPx = mapScale / (dpi * INCHES_PER_METER);
+  const unitMeters = displayMetersPerUnit(s.units);
+  const nDiv = Math.max(1, Math.round(s.divisions));
+  const nBefore = Math.max(0, Math.round(s.divisionsBeforeZero));
+  const totalDivs = nDiv + nBefore;
+  let division = s.fixed && s.division > 0 ? s.division : 0;
+  if (!division) division = niceFloor((available * metersPerPx) / unitMeters / totalDivs);
+  const divisionPx = (division * unitMeters) / metersPerPx;
+  const x0 = margin + before;
+  const zeroX = x0 + nBefore * divisionPx;
+  const barH = Math.max(1, s.barHeight * pt);
+  const labelH = labelFont.getSize();
+  const labelGap = s.labelGap * pt;
+  const labelsAbove = s.labelPosition === "above" || s.labelPosition === "top";
+  const unitAbove = s.unitLabelPosition === "above";
+  const unitBelow = s.unitLabelPosition === "below";
+  // Vertical layout: [unit above] [labels above] bar [labels below] [unit below], centred.
+  const stackH = barH + labelH + labelGap +
+    (unitAbove || unitBelow ? unitFont.getSize() + gapU : 0);
+  let y = Math.max(0, (h - stackH) / 2);
+  if (unitAbove) y += unitFont.getSize() + gapU;
+  if (labelsAbove) y += labelH + labelGap;
+  const by0 = y, by1 = y + barH;
+  const bx1 = zeroX + nDiv * divisionPx;
+  const line = {
+    type: "simple-line" as const,
+    style: "solid" as const,
+    color: s.line.color,
+    width: s.line.width,
+  };
+  const rect = (a: number, b: number, c: number, d: number, color: Rgba) => {
+    canvas.drawRect(p.kit.ck.LTRBRect(a, b, c, d), p.paint(color, "fill"));
+  };
+  const segments: [number, number][] = [];
+  for (let i = -nBefore; i < nDiv; i++) {
+    if (i === 0 && s.subdivisions > 1) {
+      const n = Math.round(s.subdivisions);
+      for (let j = 0; j < n; j++) {
+        segments.push([zeroX + (j * divisionPx) / n, zeroX + ((j + 1) * divisionPx) / n]);
+      }
+    } else segments.push([zeroX + i * divisionPx, zeroX + (i + 1) * divisionPx]);
+  }
+  const markH = s.divisionMarkHeight * pt;
+  const subH = s.subdivisionMarkHeight * pt;
+  const ticks = (baseY: number, dir: number) => {
+    const cmds: number[] = [];
+    for (let i = -nBefore; i <= nDiv; i++) {
+      const x = zeroX + i * divisionPx;
+      if (!labelledAt(i + nBefore, totalDivs, s.markFrequency) && i !== -nBefore && i !== nDiv) {
+        continue;
+      }
+      cmds.push(0, x, baseY, 1, x, baseY + dir * markH);
+    }
+    if (
+      s.markFrequency === "divisionsAndSubdivisions" ||
+      s.markFrequency === "divisionsAndFirstSubdivisions"
+    ) {
+      const n = Math.max(1, Math.round(s.subdivisions));
+      for (let j = 1; j < n; j++) {
+        const x = zeroX + (j * divisionPx) / n;
+        cmds.push(0, x, baseY, 1, x, baseY + dir * subH);
+      }
+    }
+    p.strokeCmds(canvas, cmds, line);
+  };
+  switch (s.style) {
+    case "alternating":
+    case "hollow": {
+      segments.forEach(([a, b], i) => {
+        const color = s.style === "hollow" ? s.fill2 : i % 2 === 0 ? s.fill1 : s.fill2;
+        rect(a, by0, b, by1, color);
+      });
+      const outline: number[] = [];
+      for (const [a, b] of segments) outline.push(0, a, by0, 1, b, by0, 1, b, by1, 1, a, by1, 5);
+      p.strokeCmds(canvas, outline, line);
+      break;
+    }
+    case "single": {
+      rect(x0, by0, bx1, by1, s.fill1);
+      p.strokeCmds(canvas, [0, x0, by0, 1, bx1, by0, 1, bx1, by1, 1, x0, by1, 5], line);
+      // Marks point away from the labels so neither hides the other.
+      if (labelsAbove) ticks(by1, 1);
+      else ticks(by0, -1);
+      break;
+    }
+    case "line": {
+      const yl = (by0 + by1) / 2;
+      p.strokeCmds(canvas, [0, x0, yl, 1, bx1, yl], line);
+      ticks(yl, labelsAbove ? 1 : -1);
+      break;
+    }
+    case "stepped": {
+      const cmds: number[] = [0, segments[0][0], by1];
+      segments.forEach(([a, b], i) => {
+        const yy = i % 2 === 0 ? by0 : by1;
+        cmds.push(1, a, yy, 1, b, yy);
+      });
+      cmds.push(1, segments[segments.length - 1][1], segments.length % 2 === 0 ? by0 : by1);
+      p.strokeCmds(canvas, cmds, line);
+      break;
+    }
+  }
+  // Labels at division marks (0 in the middle when divisions lie before zero).
+  const labels: ScaleBarLayout["labels"] = [];
+  const labelY = labelsAbove ? by0 - labelGap - labelH * 0.2 : by1 + labelGap + labelH * 0.8;
+  const onY = (by0 + by1) / 2 + labelH * 0.35;
+  const ly = s.labelPosition === "on" ? onY : labelY;
+  let lastRight = -Infinity;
+  const put = (text: string, cx: number) => {
+    const tw = p.textWidth(labelFont, text);
+    const x = cx - tw / 2;
+    if (x < lastRight + 2) return; // skip labels that would overlap the previous one
+    p.text(canvas, text, x, ly, labelFont, s.labelSymbol.color);
+    labels.push({ text, x, y: ly });
+    lastRight = x + tw;
+  };
+  for (let i = -nBefore; i <= nDiv; i++) {
+    if (!labelledAt(i + nBefore, totalDivs, s.labelFrequency)) continue;
+    put(formatNumber(Math.abs(i) * division, s.decimals), zeroX + i * divisionPx);
+    if (i === 0 && s.subdivisions > 1) {
+      const n = Math.round(s.subdivisions);
+      if (s.labelFrequency === "divisionsAndFirstMidpoint" && n % 2 === 0) {
+        put(formatNumber(division / 2, s.decimals), zeroX + divisionPx / 2);
+      } else if (
+        s.labelFrequency === "divisionsAndFirstSubdivisions" ||
+        s.labelFrequency === "divisionsAndSubdivisions"
+      ) {
+        for (let j = 1; j < n; j++) {
+          put(formatNumber((division * j) / n, s.decimals), zeroX + (j * divisionPx) / n);
+        }
+      }
+    }
+  }
+  // Unit label.
+  const uh = unitFont.getSize();
+  if (unitBeside) {
+    const ux = s.unitLabelPosition.startsWith("after")
+      ? bx1 + gapU + (s.unitLabelPosition === "afterLabels" ? p.textWidth(labelFont, "0") : 0)
+      : x0 - gapU - unitW;
+    const uy = s.unitLabelPosition.endsWith("Labels") && s.labelPosition !== "on"
+      ? ly
+      : (by0 + by1) / 2 + uh * 0.35;
+    p.text(canvas, unitText, ux, uy, unitFont, s.unitLabelSymbol.color);
+    labels.push({ text: unitText, x: ux, y: uy });
+  } else {
+    const cx = (x0 + bx1) / 2 - unitW / 2;
+    const uy = unitAbove
+      ? by0 - (labelsAbove ? labelH + labelGap : 0) - gapU - uh * 0.2
+      : by1 + (labelsAbove ? 0 : labelH + labelGap) + gapU + uh * 0.8;
+    p.text(canvas, unitText, cx, uy, unitFont, s.unitLabelSymbol.color);
+    labels.push({ text: unitText, x: cx, y: uy });
+  }
+  return { division, divisionPx, bar: { x0, y0: by0, x1: bx1, y1: by1 }, labels };
+}
