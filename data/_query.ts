@@ -67,10 +67,10 @@ export const MAX_PAGE_SIZE = 100;
 
 /** SQL of one list request. */
 export interface ListSql {
-  /** `SELECT count(*) ...` */
+  /** `SELECT count(*) AS n ...`, taking the same `params`. */
   count: string;
-  /** `SELECT v.doc ... LIMIT ? OFFSET ?` (limit and offset are the last two params). */
-  page: string;
+  /** `SELECT id ... LIMIT ? OFFSET ?` in page order (limit and offset follow `params`). */
+  ids: string;
   params: SQLInputValue[];
   limit: number;
   offset: number;
@@ -125,7 +125,11 @@ function orderBy(collection: ListCollection, terms: readonly OrderTerm[], search
 }
 
 /** Builds the SQL of a list request. */
-export function buildList(collection: ListCollection, q: ListQuery): ListSql {
+export function buildList(
+  collection: ListCollection,
+  q: ListQuery,
+  expand?: (prefix: string) => string[] | null,
+): ListSql {
   const info = COLLECTIONS[collection];
   const t = info.table;
   const has = (f: string) => (info.filters as readonly string[]).includes(f);
@@ -190,25 +194,50 @@ export function buildList(collection: ListCollection, q: ListQuery): ListSql {
     params.push(lat, lon, radiusKm);
   }
 
+  const match = q.search !== undefined ? ftsQuery(q.search, expand) : null;
+  const order = orderBy(collection, q.ordering ?? [], match !== null);
+  const size = pageSizeOf(q);
+  const offset = (pageOf(q) - 1) * size;
+  const filtered = where.length > 1;
+  if (match === "") {
+    // A search word that no record contains: nothing can match.
+    return {
+      count: "SELECT 0 AS n",
+      ids: "SELECT 0 AS id WHERE 0",
+      params: [],
+      limit: size,
+      offset,
+      plain: false,
+    };
+  }
+  if (match !== null && !filtered && order.isDefault) {
+    // Search alone: the FTS index holds only published rows, so it answers by itself.
+    return {
+      count: `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`,
+      ids:
+        `SELECT rowid AS id FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
+      params: [match],
+      limit: size,
+      offset,
+      plain: false,
+    };
+  }
   let from = `${t} AS v`;
-  const match = q.search !== undefined ? ftsQuery(q.search) : null;
   if (match !== null) {
     // FTS drives the join: it yields matching rowids in id order, cheaply.
     from = `${t}_fts AS f CROSS JOIN ${t} AS v ON v.id = f.rowid`;
     where.unshift(`f.${t}_fts MATCH ?`);
     params.unshift(match);
   }
-  const order = orderBy(collection, q.ordering ?? [], match !== null);
-  const size = pageSizeOf(q);
-  const offset = (pageOf(q) - 1) * size;
   const whereSql = where.join(" AND ");
   return {
-    count: `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,
-    page:
-      `SELECT v.doc AS doc FROM ${from} WHERE ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    count: match !== null && !filtered
+      ? `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`
+      : `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,
+    ids: `SELECT v.id AS id FROM ${from} WHERE ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
     params,
     limit: size,
     offset,
-    plain: where.length === 1 && match === null && order.isDefault,
+    plain: !filtered && match === null && order.isDefault,
   };
 }

@@ -95,6 +95,7 @@ export class CatalogWriter {
   readonly #seq: Record<Table, SeqState>;
   readonly #knownAgencies = new Set<number>();
   readonly #now: string;
+  #terms: Set<string> | null = null;
 
   /** `now` stamps change_log rows and meta.last_modified (ISO 8601, UTC). */
   constructor(db: DatabaseSync, now: Date = new Date()) {
@@ -121,6 +122,22 @@ export class CatalogWriter {
       `SELECT coalesce(max(id), 0) AS max_id, (SELECT coalesce(max(seq), 0) FROM ${table}) AS max_seq FROM ${table}`,
     ).get() as { max_id: number; max_seq: number };
     return { maxId: row.max_id, maxSeq: row.max_seq, renumberFrom: null };
+  }
+
+  /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
+  #index(table: Table, id: number, texts: string[]): void {
+    const body = indexBody(texts);
+    this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, id, body);
+    if (this.#terms === null) {
+      const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
+      this.#terms = new Set(rows.map((r) => r.term));
+    }
+    if (body === "") return;
+    for (const term of body.split(" ")) {
+      if (this.#terms.has(term)) continue;
+      this.#terms.add(term);
+      this.#run("INSERT OR IGNORE INTO fts_term (term) VALUES (?)", term);
+    }
   }
 
   #count(outcome: PutOutcome): PutOutcome {
@@ -220,11 +237,7 @@ export class CatalogWriter {
       this.#run("INSERT INTO vacancy_industry (industry_id, vacancy_id) VALUES (?, ?)", ind, v.id);
     }
     if (published) {
-      this.#run(
-        "INSERT INTO vacancy_fts (rowid, body) VALUES (?, ?)",
-        v.id,
-        indexBody(vacancySearchTexts(v)),
-      );
+      this.#index("vacancy", v.id, vacancySearchTexts(v));
     }
     return this.#count(old ? "updated" : "inserted");
   }
@@ -283,11 +296,7 @@ export class CatalogWriter {
       );
     }
     if (published) {
-      this.#run(
-        "INSERT INTO competition_fts (rowid, body) VALUES (?, ?)",
-        c.id,
-        indexBody(competitionSearchTexts(c)),
-      );
+      this.#index("competition", c.id, competitionSearchTexts(c));
       if (located) {
         this.#run(
           "INSERT INTO competition_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)",

@@ -111,20 +111,46 @@ export function indexBody(texts: readonly string[]): string {
 }
 
 /**
- * Turns a `search` value into an FTS5 MATCH expression, or null when it holds
- * no searchable term (the filter is then ignored, as DRF ignores blank terms).
- *
- * Terms split on whitespace and commas (DRF SearchFilter); every word of every
- * term must match (AND). Stems of three or more letters match as prefixes, which
- * approximates DRF's substring match (`програм` finds `программист`).
+ * The stems of a `search` value: terms split on whitespace and commas (DRF
+ * SearchFilter), each term split into words and stemmed. Empty when nothing
+ * searchable remains (the filter is then ignored, as DRF ignores blank terms).
  */
-export function ftsQuery(search: string): string | null {
-  const parts: string[] = [];
+export function searchStems(search: string): string[] {
+  const out = new Set<string>();
   for (const term of search.replaceAll("\0", "").split(/[\s,]+/)) {
-    for (const s of stems(term)) {
-      // Stems hold only letters and digits, so quoting needs no escaping.
-      parts.push(s.length >= 3 ? `"${s}"*` : `"${s}"`);
-    }
+    for (const s of stems(term)) out.add(s);
   }
-  return parts.length ? parts.join(" AND ") : null;
+  return [...out];
+}
+
+/** Shortest stem that also matches as a prefix (`програм` finds `программист`). */
+export const PREFIX_MIN = 3;
+
+/**
+ * Turns a `search` value into an FTS5 MATCH expression: every stem must match
+ * (AND). A stem of {@linkcode PREFIX_MIN}+ letters also matches longer terms: `expand`
+ * lists the indexed terms starting with it (null when too many, and FTS5's own
+ * prefix query is used). Returns null when nothing is searchable, and `""` when
+ * some stem matches no indexed term (so nothing can match).
+ */
+export function ftsQuery(
+  search: string,
+  expand: (prefix: string) => string[] | null = () => null,
+): string | null {
+  const stemsOf = searchStems(search);
+  if (stemsOf.length === 0) return null;
+  const parts: string[] = [];
+  for (const s of stemsOf) {
+    // Stems hold only letters and digits, so quoting needs no escaping.
+    if (s.length < PREFIX_MIN) {
+      parts.push(`"${s}"`);
+      continue;
+    }
+    const terms = expand(s);
+    if (terms === null) parts.push(`"${s}"*`);
+    else if (terms.length === 0) return "";
+    else if (terms.length === 1) parts.push(`"${terms[0]}"`);
+    else parts.push(`(${terms.map((t) => `"${t}"`).join(" OR ")})`);
+  }
+  return parts.join(" AND ");
 }

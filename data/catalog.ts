@@ -27,6 +27,8 @@ export interface ListResult {
 }
 
 const COUNT_CACHE_MAX = 512;
+/** More indexed terms than this under one search prefix fall back to FTS5's prefix query. */
+const MAX_EXPANSION = 32;
 
 /** The recruitment catalogue over one SQLite database. */
 export class Catalog {
@@ -57,6 +59,14 @@ export class Catalog {
     return s;
   }
 
+  /** Indexed terms starting with `prefix`, or null when there are too many to list. */
+  #expand(prefix: string): string[] | null {
+    const rows = this.#stmt(
+      "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+    ).all(prefix, prefix + "\u{10FFFF}", MAX_EXPANSION + 1) as { term: string }[];
+    return rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
+  }
+
   /** Drops cached counts when another connection (an import) has committed. */
   #checkFresh(): void {
     const v = (this.#stmt("PRAGMA data_version").get() as { data_version: number }).data_version;
@@ -77,7 +87,7 @@ export class Catalog {
    */
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
     const table = COLLECTIONS[collection].table;
-    const sql = buildList(collection, q);
+    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
     this.#checkFresh();
     if (sql.plain) {
       // Default order, no filter: the dense seq makes any page an index range.
@@ -98,8 +108,10 @@ export class Catalog {
     }
     if (sql.offset >= count) return { count, docs: [] };
     const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
-    const rows = this.#stmt(sql.page).all(...params) as { doc: string }[];
-    return { count, docs: rows.map((r) => r.doc) };
+    const ids = this.#stmt(sql.ids).all(...params) as { id: number }[];
+    // Docs are fetched by id after ordering, so sorting never drags them along.
+    const byId = this.#stmt(`SELECT doc FROM ${table} WHERE id = ?`);
+    return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: string }).doc) };
   }
 
   /**
