@@ -12,6 +12,12 @@ import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import { queryOperations } from "../map/ops/query.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
+import type { FieldInfo } from "../map/types.ts";
+import type { MapLayer } from "../map/soap/operation.ts";
+import type { FeatureSource } from "../map/sources/source.ts";
+import { openGeoPackage } from "../map/sources/geopackage.ts";
+import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
+import { projectPoint } from "../map/geo/projection.ts";
 import {
   assertSchemaValid,
   faultOf,
@@ -170,3 +176,200 @@ export function imageDisplay(width: number, height: number, dpi = 96): Record<st
 }
 
 export { NS };
+
+/** One city of the fixture: [id, name, lon, lat, population | null, area km² | null, founded (ISO date), url]. */
+export type CityRow = [
+  number,
+  string,
+  number,
+  number,
+  number | null,
+  number | null,
+  string,
+  string | null,
+];
+
+/** The Cities layer of the GeoPackage fixture (WGS 84 points). */
+export const CITIES: readonly CityRow[] = [
+  [1, "Moscow", 37.6173, 55.7558, 13010112, 2561.5, "1147-04-04", "https://example.org/moscow"],
+  [2, "Kazan", 49.1221, 55.7887, 1308660, 425.3, "1005-08-30", "https://example.org/kazan"],
+  [3, "Saint Petersburg", 30.3351, 59.9343, 5601911, 1439, "1703-05-27", null],
+  [4, "Novosibirsk", 82.9346, 55.0084, 1633595, 502.7, "1893-05-20", null],
+  [5, "Yekaterinburg", 60.6122, 56.8519, 1544376, 468, "1723-11-18", null],
+  [6, "Nizhny Novgorod", 44.002, 56.3269, 1228199, 410.7, "1221-01-01", null],
+  [7, "Samara", 50.1008, 53.1959, 1173299, 541.4, "1586-01-01", null],
+  [8, "Omsk", 73.3686, 54.9885, 1125695, 566.9, "1716-01-01", null],
+  [9, "Rostov-on-Don", 39.7015, 47.2357, 1142162, 348.5, "1749-12-15", null],
+  [10, "Vladivostok", 131.8869, 43.1155, null, null, "1860-07-02", null],
+  [11, "Тверь", 35.9006, 56.8587, 416219, 152.2, "1135-01-01", null],
+];
+
+/** Regions (WGS 84 polygons, ArcGIS ring order): [id, name, kind, rings]. */
+export const REGIONS: readonly [number, string, string, [number, number][][]][] = [
+  // A: 30..40 x 50..60 with a hole 34..36 x 54..56.
+  [1, "West", "square", [
+    [[30, 50], [30, 60], [40, 60], [40, 50], [30, 50]],
+    [[34, 54], [36, 54], [36, 56], [34, 56], [34, 54]],
+  ]],
+  // B: 40..50 x 50..60, sharing the edge x = 40 with A.
+  [2, "East", "square", [[[40, 50], [40, 60], [50, 60], [50, 50], [40, 50]]]],
+  // C: 45..55 x 45..52, overlapping B.
+  [3, "South", "rectangle", [[[45, 45], [45, 52], [55, 52], [55, 45], [45, 45]]]],
+];
+
+/** Roads (polylines stored in Web Mercator), given here in lon/lat: [id, name, path]. */
+export const ROADS: readonly [number, string, [number, number][]][] = [
+  [1, "Parallel 55", [[30, 55], [50, 55]]],
+  [2, "Meridian 60", [[60, 40], [60, 70]]],
+];
+
+/** Writes the fixture GeoPackage (`Cities`, `Regions`, `Roads`) into `dir`; returns its path. */
+export function writeFixtureGeoPackage(dir: string): string {
+  const path = `${dir}/fixture.gpkg`;
+  writeGeoPackageLayer(
+    path,
+    {
+      table: "Cities",
+      geometryType: "Point",
+      wkid: 4326,
+      pk: "OBJECTID",
+      fields: [
+        { name: "NAME", type: "String" },
+        { name: "POP", type: "Integer" },
+        { name: "AREA", type: "Double" },
+        { name: "FOUNDED", type: "Date" },
+        { name: "URL", type: "String" },
+      ],
+    },
+    CITIES.map(([id, name, x, y, pop, area, founded, url]) => ({
+      id,
+      attributes: {
+        NAME: name,
+        POP: pop,
+        AREA: area,
+        FOUNDED: Date.parse(`${founded}T00:00:00Z`),
+        URL: url,
+      },
+      geometry: { type: "Point", x, y },
+    })),
+  );
+  writeGeoPackageLayer(
+    path,
+    {
+      table: "Regions",
+      geometryType: "Polygon",
+      wkid: 4326,
+      fields: [{ name: "NAME", type: "String" }, { name: "KIND", type: "String" }],
+    },
+    REGIONS.map(([id, name, kind, rings]) => ({
+      id,
+      attributes: { NAME: name, KIND: kind },
+      geometry: { type: "Polygon", rings },
+    })),
+  );
+  writeGeoPackageLayer(
+    path,
+    {
+      table: "Roads",
+      geometryType: "Polyline",
+      wkid: 3857,
+      fields: [{ name: "NAME", type: "String" }],
+    },
+    ROADS.map(([id, name, path]) => ({
+      id,
+      attributes: { NAME: name },
+      geometry: { type: "Polyline", paths: [path.map((p) => projectPoint(p, 4326, 3857))] },
+    })),
+  );
+  return path;
+}
+
+/** Document-style aliases of the fixture's fields. */
+const ALIASES: Readonly<Record<string, string>> = {
+  NAME: "Name",
+  POP: "Population",
+  AREA: "Area (km²)",
+  FOUNDED: "Founded",
+  URL: "Web site",
+  KIND: "Kind",
+};
+
+function layerOf(
+  id: number,
+  name: string,
+  source: FeatureSource,
+  extra: Partial<MapLayer> = {},
+): MapLayer {
+  const fields: FieldInfo[] = source.fields().map((f) => ({
+    ...f,
+    alias: ALIASES[f.name] ?? f.alias,
+  }));
+  return {
+    id,
+    name,
+    description: `${name} of the fixture`,
+    source,
+    geometryType: source.geometryType,
+    fields,
+    displayField: "NAME",
+    visible: true,
+    minScale: 0,
+    maxScale: 0,
+    definitionExpression: "",
+    ...extra,
+  };
+}
+
+/**
+ * The GeoPackage fixture as a map service: map "Layers" (WGS 84) with
+ * Cities (0, hyperlinks in URL), Regions (1), Roads (2, stored in Web
+ * Mercator), BigCities (3: Cities with the definition expression
+ * `POP > 1500000`), HiddenCities (4: not visible, drawn only below 1:1,000,000);
+ * map "Mercator" (3857) with Cities (0) and Regions (1).
+ */
+export function fixtureService(gpkg: string, name = "Fixture"): MapService {
+  const open = (table: string) => openGeoPackage(gpkg, { table });
+  const world = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
+  const mercWorld = {
+    xmin: -20037508.342789244,
+    ymin: -20037508.342789244,
+    xmax: 20037508.342789244,
+    ymax: 20037508.342789244,
+  };
+  return {
+    name,
+    description: "GeoPackage fixture",
+    defaultMapName: "Layers",
+    maps: [
+      {
+        name: "Layers",
+        description: "Fixture in WGS 84",
+        wkid: 4326,
+        fullExtent: world,
+        initialExtent: { xmin: 20, ymin: 40, xmax: 140, ymax: 70 },
+        units: "esriDecimalDegrees",
+        backgroundColor: [255, 255, 255],
+        layers: [
+          layerOf(0, "Cities", open("Cities"), { hyperlinkField: "URL" }),
+          layerOf(1, "Regions", open("Regions")),
+          layerOf(2, "Roads", open("Roads")),
+          layerOf(3, "BigCities", open("Cities"), { definitionExpression: "POP > 1500000" }),
+          layerOf(4, "HiddenCities", open("Cities"), { visible: false, minScale: 1000000 }),
+        ],
+      },
+      {
+        name: "Mercator",
+        description: "Fixture in Web Mercator",
+        wkid: 3857,
+        fullExtent: mercWorld,
+        initialExtent: { xmin: 2e6, ymin: 5e6, xmax: 1.5e7, ymax: 1e7 },
+        units: "esriMeters",
+        backgroundColor: [255, 255, 255],
+        layers: [
+          layerOf(0, "Cities", open("Cities"), { hyperlinkField: "URL" }),
+          layerOf(1, "Regions", open("Regions")),
+        ],
+      },
+    ],
+  } as unknown as MapService;
+}

@@ -184,11 +184,18 @@ export function parseQueryFilter(
         : undefined,
     };
   }
+  const orderBy = parseOrderBy(layer, filter.PostfixClause);
+  // Sort keys must be read even when SubFields leaves them out of the result.
+  for (const k of orderBy) {
+    if (k.field.type !== "OID" && !query.attributeNames!.includes(k.field.name)) {
+      query.attributeNames = [...query.attributeNames!, k.field.name];
+    }
+  }
   return {
     query,
     selection,
     outWkid: outputWkid(frame, filter),
-    orderBy: parseOrderBy(layer, filter.PostfixClause),
+    orderBy,
     distinct: parseDistinct(filter.PrefixClause),
   };
 }
