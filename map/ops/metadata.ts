@@ -177,8 +177,22 @@ export function defaultMapDescription(frame: MapFrame): SoapObject {
   };
 }
 
-/** MapServerInfo of one map (data frame). */
+const infoCache = new WeakMap<MapFrame, { revision: string; info: SoapObject }>();
+
+/**
+ * MapServerInfo of one map (data frame). Cached per map until one of its
+ * layers' data changes (layer extents come from the sources).
+ */
 export function mapServerInfo(frame: MapFrame): SoapObject {
+  const revision = frame.layers.map((l) => l.source.revision()).join("|");
+  const hit = infoCache.get(frame);
+  if (hit && hit.revision === revision) return hit.info;
+  const info = buildMapServerInfo(frame);
+  infoCache.set(frame, { revision, info });
+  return info;
+}
+
+function buildMapServerInfo(frame: MapFrame): SoapObject {
   return {
     $type: "MapServerInfo",
     Name: frame.name,
