@@ -68,7 +68,7 @@ function tooLarge(limit: number): SoapFault {
   );
 }
 
-/** Reads the body as UTF-8 text, refusing more than `limit` bytes without buffering them. */
+/** Reads the body as text (UTF-8, or UTF-16 with a BOM), refusing more than `limit` bytes without buffering them. */
 async function readBody(req: Request, limit: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
@@ -92,7 +92,14 @@ async function readBody(req: Request, limit: number): Promise<string> {
     all.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return new TextDecoder(bomEncoding(all)).decode(all);
+}
+
+/** UTF-16 bodies announce themselves with a byte-order mark; everything else is read as UTF-8. */
+function bomEncoding(b: Uint8Array): string {
+  if (b[0] === 0xff && b[1] === 0xfe) return "utf-16le";
+  if (b[0] === 0xfe && b[1] === 0xff) return "utf-16be";
+  return "utf-8";
 }
 
 function serviceName(match: URLPatternResult): string {

@@ -69,6 +69,32 @@ Deno.test('accepts prefixed, default-namespace and .NET xmlns="" envelopes; igno
   });
 });
 
+Deno.test("reads UTF-8 (with or without BOM) and UTF-16 bodies with a BOM", async () => {
+  await withServer(async (url) => {
+    const text = operationEnvelope("GetServerInfo", "<MapName>Mercator</MapName>").replace(
+      /^<\?xml[^>]*\?>/,
+      "",
+    );
+    const utf16 = new Uint8Array(2 + text.length * 2);
+    utf16.set([0xff, 0xfe]);
+    for (let i = 0; i < text.length; i++) {
+      utf16[2 + 2 * i] = text.charCodeAt(i) & 0xff;
+      utf16[3 + 2 * i] = text.charCodeAt(i) >> 8;
+    }
+    const bom8 = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    for (const body of [utf16, bom8]) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "text/xml" },
+        body,
+      });
+      const reply = await res.text();
+      assert.equal(res.status, 200, reply);
+      assert.match(reply, /<Name>Mercator<\/Name>/);
+    }
+  });
+});
+
 Deno.test("answers in the request's ArcGIS namespace version", async () => {
   await withServer(async (url) => {
     const ns107 = "http://www.esri.com/schemas/ArcGIS/10.7";
