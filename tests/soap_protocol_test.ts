@@ -66,6 +66,11 @@ Deno.test('accepts prefixed, default-namespace and .NET xmlns="" envelopes; igno
         assert.equal(r.contentType, "text/xml; charset=utf-8");
       }
     }
+    // Secured-style URLs (?token=...), a trailing slash and other letter cases reach the service too.
+    for (const u of [`${url}?token=abc`, `${url}/`, url.replace("/MapServer", "/mapserver")]) {
+      const r = await postSoap(u, bodies[0]);
+      assert.equal(r.status, 200, u);
+    }
   });
 });
 
