@@ -176,12 +176,22 @@ export function parseQueryFilter(
       filter.FilterGeometry,
       "SpatialFilter/FilterGeometry",
     );
+    const relation = spatialRelation(filter);
+    const description = typeof filter.SpatialRelDescription === "string"
+      ? filter.SpatialRelDescription.trim()
+      : "";
+    // Checked up front: with no candidate in the envelope the predicate would never run.
+    if (relation === "esriSpatialRelRelation" && !/^[TF*012]{9}$/i.test(description)) {
+      throw new SoapFault(
+        "Client",
+        "esriSpatialRelRelation needs a SpatialRelDescription of 9 DE-9IM characters (T, F, *, 0, 1, 2), " +
+          `e.g. "T*F**F***"; got "${description.slice(0, 40)}".`,
+      );
+    }
     query.spatial = {
       geometry: toWkid(geometry, wkid ?? frame.wkid, layer.source.wkid),
-      relation: spatialRelation(filter),
-      description: typeof filter.SpatialRelDescription === "string"
-        ? filter.SpatialRelDescription
-        : undefined,
+      relation,
+      description: description === "" ? undefined : description,
     };
   }
   const orderBy = parseOrderBy(layer, filter.PostfixClause);

@@ -1,0 +1,242 @@
+/**
+ * Bad input to the query operations: every case answers a SOAP Client
+ * Fault with a message a user can act on, and the data is untouched
+ * (SQL injection attempts included). Raw envelopes, so the requests are
+ * exactly what a careless or hostile client sends.
+ */
+import assert from "node:assert/strict";
+import {
+  CITIES,
+  expectClientFault,
+  fixtureService,
+  rawCall,
+  startQueryServer,
+  writeFixtureGeoPackage,
+} from "./_soap_query_fixtures.ts";
+
+const MD =
+  `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+  `<XMin>30</XMin><YMin>50</YMin><XMax>50</XMax><YMax>60</YMax></Extent></MapArea><Rotation>0</Rotation></MapDescription>`;
+const DISPLAY = `<MapImageDisplay><ImageHeight>200</ImageHeight><ImageWidth>400</ImageWidth>` +
+  `<ImageDPI>96</ImageDPI></MapImageDisplay>`;
+
+function countReq(where: string, layer = 0): string {
+  return `<MapName>Layers</MapName><LayerID>${layer}</LayerID><QueryFilter><WhereClause>${where}</WhereClause></QueryFilter>`;
+}
+
+Deno.test("query faults: where clauses, fields, layers, maps, filters, formats", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "soap-faults-" });
+  const service = fixtureService(writeFixtureGeoPackage(dir));
+  const server = await startQueryServer([service]);
+  const url = server.serviceUrl("Fixture");
+  const fault = (op: string, body: string) => expectClientFault(url, op, body);
+  try {
+    // Where clauses: syntax, unknown fields, wrong operand types.
+    assert.match(
+      await fault("QueryFeatureCount", countReq("POP &gt;")),
+      /Invalid QueryFilter\/WhereClause for layer 0/,
+    );
+    assert.match(await fault("QueryFeatureCount", countReq("FOO = 1")), /FOO/);
+    assert.match(await fault("QueryFeatureIDs", countReq("NAME = 'a' AND")), /WhereClause/);
+    assert.match(await fault("QueryFeatureData", countReq("geom = 1")), /geom/);
+    // Injection attempts are refused by the parser, never reach SQLite.
+    for (
+      const attack of [
+        "1=1; DROP TABLE Cities",
+        "NAME = 'a' UNION SELECT * FROM gpkg_contents",
+        "POP = (SELECT 1)",
+        "1=1 --",
+        "NAME = 'a'/*",
+        "OBJECTID = 1; DELETE FROM Cities",
+      ]
+    ) {
+      await fault("QueryFeatureCount", countReq(attack));
+    }
+    const stillThere = await rawCall(url, "QueryFeatureCount", countReq(""));
+    assert.match(stillThere, new RegExp(`<Result>${CITIES.length}</Result>`));
+
+    // Unknown map, layer, fields.
+    assert.match(
+      await fault("QueryFeatureCount", `<MapName>Nope</MapName><LayerID>0</LayerID>`),
+      /Map "Nope" does not exist/,
+    );
+    assert.match(
+      await fault("QueryFeatureCount", `<MapName>Layers</MapName><LayerID>99</LayerID>`),
+      /Layer 99 does not exist in map Layers/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureData",
+        `<MapName>Layers</MapName><LayerID>0</LayerID><QueryFilter><WhereClause/><SubFields>NAME,NOPE</SubFields></QueryFilter>`,
+      ),
+      /SubFields: layer 0 \(Cities\) has no field "NOPE"/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureData",
+        `<MapName>Layers</MapName><LayerID>0</LayerID><QueryFilter><WhereClause/><PostfixClause>ORDER BY NOPE</PostfixClause></QueryFilter>`,
+      ),
+      /NOPE/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureData",
+        `<MapName>Layers</MapName><LayerID>0</LayerID><QueryFilter><WhereClause/><PostfixClause>GROUP BY NAME</PostfixClause></QueryFilter>`,
+      ),
+      /ORDER BY/,
+    );
+    // Wrong simple types are caught by the decoder.
+    assert.match(
+      await fault("QueryFeatureCount", `<MapName>Layers</MapName><LayerID>abc</LayerID>`),
+      /LayerID/,
+    );
+    // Spatial filters: unknown relation, relation without pattern, missing geometry, binary geometry, bad SR.
+    const sf = (inner: string) =>
+      `<MapName>Layers</MapName><LayerID>1</LayerID><QueryFilter xsi:type="e:SpatialFilter"><WhereClause/>${inner}</QueryFilter>`;
+    const env =
+      `<FilterGeometry xsi:type="e:EnvelopeN"><XMin>0</XMin><YMin>0</YMin><XMax>1</XMax><YMax>1</YMax></FilterGeometry>`;
+    assert.match(
+      await fault("QueryFeatureCount", sf(`<SpatialRel>esriSpatialRelNear</SpatialRel>${env}`)),
+      /SpatialRel/,
+    );
+    assert.match(
+      await fault("QueryFeatureCount", sf(`<SpatialRel>esriSpatialRelRelation</SpatialRel>${env}`)),
+      /SpatialRelDescription/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureCount",
+        sf(
+          `<SpatialRel>esriSpatialRelRelation</SpatialRel><SpatialRelDescription>XYZ</SpatialRelDescription>${env}`,
+        ),
+      ),
+      /pattern|DE-9IM|T, F/i,
+    );
+    assert.match(
+      await fault("QueryFeatureCount", sf(`<SpatialRel>esriSpatialRelIntersects</SpatialRel>`)),
+      /FilterGeometry is required/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureCount",
+        sf(`<FilterGeometry xsi:type="e:PointB"><Bytes>AAAA</Bytes></FilterGeometry>`),
+      ),
+      /PointB/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureCount",
+        sf(
+          `<FilterGeometry xsi:type="e:EnvelopeN"><XMin>0</XMin><YMin>0</YMin><XMax>1</XMax><YMax>1</YMax>` +
+            `<SpatialReference xsi:type="e:ProjectedCoordinateSystem"><WKID>999999</WKID></SpatialReference></FilterGeometry>`,
+        ),
+      ),
+      /999999/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureData",
+        `<MapName>Layers</MapName><LayerID>0</LayerID><QueryFilter><WhereClause/><OutputSpatialReference ` +
+          `xsi:type="e:ProjectedCoordinateSystem"><WKID>999999</WKID></OutputSpatialReference></QueryFilter>`,
+      ),
+      /OutputSpatialReference 999999/,
+    );
+    // *2: bad definition expressions, missing LayerDescription, unsupported formats.
+    assert.match(
+      await fault(
+        "QueryFeatureCount2",
+        `<MapName>Layers</MapName><LayerDescription><LayerID>0</LayerID><DefinitionExpression>POP &gt;&gt; 3</DefinitionExpression>` +
+          `</LayerDescription><QueryFilter><WhereClause/></QueryFilter>`,
+      ),
+      /LayerDescription\/DefinitionExpression/,
+    );
+    assert.match(
+      await fault("QueryFeatureIDs2", `<MapName>Layers</MapName>`),
+      /LayerDescription is required/,
+    );
+    assert.match(
+      await fault(
+        "QueryFeatureData2",
+        `<MapName>Layers</MapName><LayerDescription><LayerID>0</LayerID></LayerDescription><QueryFilter><WhereClause/>` +
+          `</QueryFilter><QueryResultOptions><Format>esriQueryResultAmfAsURL</Format></QueryResultOptions>`,
+      ),
+      /esriQueryResultAmfAsURL is not supported/,
+    );
+    // Find / Identify / Hyperlinks.
+    assert.match(
+      await fault("Find", `${MD}${DISPLAY}<SearchString></SearchString>`),
+      /SearchString is required/,
+    );
+    assert.match(
+      await fault(
+        "Find",
+        `${MD}${DISPLAY}<SearchString>a</SearchString><SearchFields>NOPE</SearchFields>`,
+      ),
+      /SearchFields: no searched layer has a field "NOPE"/,
+    );
+    assert.match(
+      await fault(
+        "Find",
+        `${MD}${DISPLAY}<SearchString>a</SearchString><LayerIDs><Int>42</Int></LayerIDs>`,
+      ),
+      /layer 42 does not exist/,
+    );
+    assert.match(
+      await fault("Identify", `${MD}${DISPLAY}<Tolerance>3</Tolerance>`),
+      /SearchShape is required/,
+    );
+    assert.match(
+      await fault(
+        "Identify",
+        `${MD}<SearchShape xsi:type="e:PointN"><X>1</X><Y>2</Y></SearchShape>`,
+      ),
+      /ImageWidth and ImageHeight/,
+    );
+    assert.match(
+      await fault(
+        "Identify",
+        `${MD}${DISPLAY}<SearchShape xsi:type="e:PointN"><X>1</X><Y>2</Y></SearchShape><Tolerance>-1</Tolerance>`,
+      ),
+      /Tolerance/,
+    );
+    assert.match(
+      await fault(
+        "Identify",
+        `${
+          MD.replace("<Name>Layers</Name>", "<Name>Layers</Name>").replace(
+            "<Rotation>0</Rotation>",
+            `<LayerDescriptions><LayerDescription><LayerID>0</LayerID><Visible>true</Visible>` +
+              `<DefinitionExpression>NAME LIKE</DefinitionExpression></LayerDescription></LayerDescriptions><Rotation>0</Rotation>`,
+          )
+        }${DISPLAY}<SearchShape xsi:type="e:PointN"><X>37.6</X><Y>55.7</Y></SearchShape><Tolerance>3</Tolerance>` +
+          `<IdentifyOption>esriIdentifyAllLayers</IdentifyOption>`,
+      ),
+      /DefinitionExpression/,
+    );
+    assert.match(
+      await fault("QueryHyperlinks", `${MD.replace("Layers", "Elsewhere")}${DISPLAY}`),
+      /Map "Elsewhere" does not exist/,
+    );
+    // MapArea problems.
+    assert.match(
+      await fault(
+        "ComputeScale",
+        `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+          `<XMin>10</XMin><YMin>0</YMin><XMax>0</XMax><YMax>1</YMax></Extent></MapArea></MapDescription>${DISPLAY}`,
+      ),
+      /must not exceed/,
+    );
+    assert.match(
+      await fault(
+        "ComputeScale",
+        `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapServerBookmark"><Name>Home</Name></MapArea>` +
+          `</MapDescription>${DISPLAY}`,
+      ),
+      /bookmark "Home"/,
+    );
+  } finally {
+    await server.close();
+    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
