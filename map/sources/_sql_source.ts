@@ -38,6 +38,8 @@ export interface SqlSourceConfig {
   /** Integer primary key column (unquoted). */
   pk: string;
   idField: string;
+  /** Alias of the object-id field (default: its name). */
+  idAlias?: string;
   wkid: number;
   geometryType: LayerGeometryType;
   /** Name of the geometry field reported in fields() (not an attribute). */
@@ -87,7 +89,13 @@ export class SqlFeatureSource implements FeatureSource {
   /** Object id field, geometry field, then the attributes. */
   fields(): FieldInfo[] {
     return [
-      { name: this.idField, type: "OID", alias: this.idField, length: 4, nullable: false },
+      {
+        name: this.idField,
+        type: "OID",
+        alias: this.cfg.idAlias ?? this.idField,
+        length: 4,
+        nullable: false,
+      },
       {
         name: this.cfg.shapeField,
         type: "Geometry",
