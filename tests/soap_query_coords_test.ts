@@ -8,6 +8,7 @@ import { memoryService } from "./_soap_helpers.ts";
 import {
   call,
   expectClientFault,
+  fixtureService,
   imageDisplay,
   items,
   mapDescription,
@@ -15,6 +16,7 @@ import {
   pointArg,
   startQueryServer,
   typed,
+  writeFixtureGeoPackage,
 } from "./_soap_query_fixtures.ts";
 
 const KM = 1000;
@@ -288,5 +290,64 @@ Deno.test("coordinate operations fault on bad input", async () => {
     );
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("MapArea forms: FeatureExtent (with ExpandRatio, DefaultScale for points) and CenterAndSize", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "soap-coords-" });
+  const service = fixtureService(writeFixtureGeoPackage(dir));
+  const server = await startQueryServer([service]);
+  try {
+    const c = await server.client("Fixture");
+    const scale = async (area: Record<string, unknown>, width = 400, height = 200) =>
+      Number(
+        (await call(c, "ComputeScale", {
+          MapDescription: { Name: "Layers", MapArea: area, Rotation: 0 },
+          MapImageDisplay: imageDisplay(width, height),
+        })).Result,
+      );
+    const perDegree = 111319.49079327358 * 96 * 39.37;
+    // Region West spans 10° x 10°; on 400 x 200 px that is 0.05°/px.
+    const region = (ratio: number) =>
+      typed("FeatureExtent", {
+        DefaultScale: 0,
+        ExpandRatio: ratio,
+        FeatureIDs: { Int: [1] },
+        LayerID: 1,
+        MapName: "Layers",
+      });
+    near(await scale(region(1)), 0.05 * perDegree, 1e-6, "FeatureExtent");
+    near(await scale(region(2)), 0.1 * perDegree, 1e-6, "FeatureExtent x2");
+    // One point: DefaultScale decides.
+    const city = typed("FeatureExtent", {
+      DefaultScale: 25000,
+      ExpandRatio: 1,
+      FeatureIDs: { Int: [2] },
+      LayerID: 0,
+      MapName: "Layers",
+    });
+    near(await scale(city), 25000, 1e-6, "DefaultScale");
+    // CenterAndSize: 20° x 10° around (35, 55).
+    const size = typed("CenterAndSize", {
+      Center: pointArg(35, 55),
+      Height: 10,
+      Width: 20,
+      Units: "esriDecimalDegrees",
+    });
+    near(await scale(size), 0.05 * perDegree, 1e-6, "CenterAndSize");
+    // ToMapPoints of the FeatureExtent's corner pixel: the region's corner.
+    const corner = await call(c, "ToMapPoints", {
+      MapDescription: { Name: "Layers", MapArea: region(1), Rotation: 0 },
+      MapImageDisplay: imageDisplay(200, 200),
+      ScreenXValues: { Int: [0] },
+      ScreenYValues: { Int: [200] },
+    });
+    const p = items(corner.Result.PointArray.Point)[0];
+    near(Number(p.X), 30, 1e-9, "x");
+    near(Number(p.Y), 50, 1e-9, "y");
+  } finally {
+    await server.close();
+    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
+    await Deno.remove(dir, { recursive: true });
   }
 });
