@@ -22,7 +22,7 @@ import type { MapResolver } from "../render/jobs.ts";
 import type { OutputFormat } from "../render/encode.ts";
 import type { Renderer } from "../render/pool.ts";
 import type { RenderMap } from "../render/types.ts";
-import { lodOf, tileExtent, tileRange, tilesPerSide, type TilingScheme } from "./scheme.ts";
+import { lodOf, tileCounts, tileExtent, tileRange, type TilingScheme } from "./scheme.ts";
 import { type StoredTile, TileStore } from "./store.ts";
 
 /** Options of {@link TileCache}. */
@@ -102,7 +102,7 @@ export class TileCache {
       format: this.format === "jpg" ? "jpg" : "png",
       minzoom: String(Math.min(...opts.scheme.lods.map((l) => l.level))),
       maxzoom: String(Math.max(...opts.scheme.lods.map((l) => l.level))),
-      bounds: "-180,-85.0511,180,85.0511",
+      bounds: opts.scheme.wkid === 4326 ? "-180,-90,180,90" : "-180,-85.0511,180,85.0511",
       x_render_format: formatKey,
     });
     if (this.store.meta("x_revisions") === undefined) {
@@ -225,12 +225,12 @@ export class TileCache {
         }).`,
       );
     }
-    const n = tilesPerSide(this.opts.scheme, lod);
-    if (![row, col].every((v) => Number.isInteger(v) && v >= 0 && v < n)) {
+    const { cols, rows } = tileCounts(this.opts.scheme, lod);
+    const ok = (v: number, n: number) => Number.isInteger(v) && v >= 0 && v < n;
+    if (!ok(row, rows) || !ok(col, cols)) {
       throw new TileNotFoundError(
-        `Tile row ${row}, column ${col} does not exist at level ${level} (rows and columns 0-${
-          n - 1
-        }).`,
+        `Tile row ${row}, column ${col} does not exist at level ${level} ` +
+          `(rows 0-${rows - 1}, columns 0-${cols - 1}).`,
       );
     }
   }
@@ -258,8 +258,8 @@ export class TileCache {
 
   #metaOrigin(level: number, row: number, col: number): { r0: number; c0: number; span: number } {
     const lod = lodOf(this.opts.scheme, level)!;
-    const n = tilesPerSide(this.opts.scheme, lod);
-    const span = Math.max(1, Math.min(this.opts.metatile ?? 4, n));
+    const { cols, rows } = tileCounts(this.opts.scheme, lod);
+    const span = Math.max(1, Math.min(this.opts.metatile ?? 4, cols, rows));
     return { r0: Math.floor(row / span) * span, c0: Math.floor(col / span) * span, span };
   }
 
@@ -309,7 +309,7 @@ export class TileCache {
     extent?: { xmin: number; ymin: number; xmax: number; ymax: number },
   ): Promise<SeedProgress> {
     const s = this.opts.scheme;
-    const world = { xmin: s.originX, ymin: -s.originY, xmax: -s.originX, ymax: s.originY };
+    const world = s.world;
     const jobs: { level: number; r0: number; c0: number; span: number; tiles: number }[] = [];
     for (const level of levels) {
       const lod = lodOf(s, level);

@@ -25,6 +25,8 @@ export interface TilingScheme {
   tileSize: number;
   dpi: number;
   lods: readonly Lod[];
+  /** The area the scheme covers (its tiles never extend past it). */
+  world: Extent;
 }
 
 /** Esri's published values for the ArcGIS Online scheme (resolution, scale). */
@@ -61,6 +63,36 @@ export const WEB_MERCATOR_SCHEME: TilingScheme = Object.freeze({
   lods: Object.freeze(
     AGOL.map(([resolution, scale], level) => Object.freeze({ level, resolution, scale })),
   ),
+  world: {
+    xmin: -20037508.342787,
+    ymin: -20037508.342787,
+    xmax: 20037508.342787,
+    ymax: 20037508.342787,
+  },
+});
+
+/**
+ * Esri's WGS 84 geographic scheme: origin (-180, 90), 256-pixel tiles at
+ * 96 DPI, 0.703125 degrees per pixel at level 0 (two tiles wide, one tall),
+ * halving per level; scale uses 111319.49079327358 metres per degree.
+ */
+export const WGS84_SCHEME: TilingScheme = Object.freeze({
+  wkid: 4326,
+  originX: -180,
+  originY: 90,
+  tileSize: 256,
+  dpi: 96,
+  lods: Object.freeze(
+    Array.from({ length: 20 }, (_, level) => {
+      const resolution = 0.703125 / 2 ** level;
+      return Object.freeze({
+        level,
+        resolution,
+        scale: resolution * 111319.49079327358 * 96 * 39.37,
+      });
+    }),
+  ),
+  world: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
 });
 
 /**
@@ -84,9 +116,13 @@ export function lodOf(s: TilingScheme, level: number): Lod | undefined {
   return s.lods.find((l) => l.level === level);
 }
 
-/** Tiles per side at a level of the Web Mercator scheme (the world is square). */
-export function tilesPerSide(s: TilingScheme, lod: Lod): number {
-  return Math.max(1, Math.round((2 * Math.abs(s.originX)) / (lod.resolution * s.tileSize)));
+/** Number of tile columns and rows covering the scheme's world at a level. */
+export function tileCounts(s: TilingScheme, lod: Lod): { cols: number; rows: number } {
+  const size = lod.resolution * s.tileSize;
+  return {
+    cols: Math.max(1, Math.round((s.world.xmax - s.originX) / size)),
+    rows: Math.max(1, Math.round((s.originY - s.world.ymin) / size)),
+  };
 }
 
 /**
@@ -121,11 +157,11 @@ export function tileRange(
   e: Extent,
 ): { row0: number; row1: number; col0: number; col1: number } | null {
   const size = lod.resolution * s.tileSize;
-  const n = tilesPerSide(s, lod);
+  const { cols, rows } = tileCounts(s, lod);
   const col0 = Math.max(0, Math.floor((e.xmin - s.originX) / size));
-  const col1 = Math.min(n - 1, Math.floor((e.xmax - s.originX) / size));
+  const col1 = Math.min(cols - 1, Math.floor((e.xmax - s.originX) / size));
   const row0 = Math.max(0, Math.floor((s.originY - e.ymax) / size));
-  const row1 = Math.min(n - 1, Math.floor((s.originY - e.ymin) / size));
+  const row1 = Math.min(rows - 1, Math.floor((s.originY - e.ymin) / size));
   if (col0 > col1 || row0 > row1) return null;
   return { row0, row1, col0, col1 };
 }

@@ -1,0 +1,180 @@
+/**
+ * The tile-cache operations of `draw.ts`: GetTileCacheInfo,
+ * HasSingleFusedMapCache, GetMapTile, HasLayerCache, GetLayerTile,
+ * GetVirtualCacheDirectory, GetCacheName, GetTileImageInfo and
+ * GetCacheControlInfo, answered from map/tiles.
+ *
+ * The virtual cache directory is `<base>/arcgis/rest/services/<Service>/
+ * MapServer/tile/<Map>/_alllayers`, under which both the exploded-cache
+ * names (`L03/R00000002/C00000005.png`) and plain `3/2/5` are served
+ * (routes/arcgis_files.ts).
+ *
+ * @module
+ */
+import { esriSpatialReference } from "../geo/projection.ts";
+import { SoapFault } from "../soap/fault.ts";
+import type { MapFrame, OperationContext, OperationHandler } from "../soap/operation.ts";
+import { frameTiling, tileCacheFor, TileNotFoundError } from "../tiles/mod.ts";
+import { findLayer, findMap } from "./_query_map_state.ts";
+
+/** The public base URL (scheme, host, port) of a request, from the service URL. */
+export function baseOf(ctx: OperationContext): string {
+  const i = ctx.serviceUrl.indexOf("/arcgis/services/");
+  return i >= 0 ? ctx.serviceUrl.slice(0, i) : ctx.serviceUrl;
+}
+
+/** The virtual cache directory URL of a cached map. */
+export function virtualCacheDirectory(base: string, service: string, map: string): string {
+  return `${base}/arcgis/rest/services/${encodeURIComponent(service)}/MapServer/tile/${
+    encodeURIComponent(map)
+  }/_alllayers`;
+}
+
+function notCached(frame: MapFrame): SoapFault {
+  return new SoapFault(
+    "Client",
+    `Map "${frame.name}" has no tile cache (HasSingleFusedMapCache is false); use ExportMapImage.`,
+    { MapName: frame.name },
+  );
+}
+
+function int(v: unknown, what: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v)) {
+    throw new SoapFault("Client", `${what} is required and must be an integer.`);
+  }
+  return v;
+}
+
+const FORMAT_NAMES: Record<string, string> = {
+  png8: "PNG8",
+  png24: "PNG24",
+  png32: "PNG32",
+  jpg: "JPEG",
+  jpgpng: "MIXED",
+  bmp: "BMP",
+  tiff: "TIFF",
+};
+
+/** Whether a GetMapTile Format names the cache's format (png / png32 / jpg ...). */
+function formatMatches(requested: string, stored: string): boolean {
+  const r = requested.toLowerCase().replace(/^\./, "");
+  if (r === "" || r === stored) return true;
+  if (r === "png") return stored.startsWith("png");
+  if (r === "jpg" || r === "jpeg") return stored === "jpg" || stored === "jpgpng";
+  if (r === "mixed") return stored === "jpgpng";
+  return false;
+}
+
+async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
+  const frame = findMap(ctx.service, req.MapName);
+  const cache = tileCacheFor(ctx.service, frame);
+  if (!cache) throw notCached(frame);
+  const level = int(req.Level, "Level"), row = int(req.Row, "Row"), col = int(req.Column, "Column");
+  if (typeof req.Format === "string" && !formatMatches(req.Format, cache.format)) {
+    throw new SoapFault(
+      "Client",
+      `Tiles of map "${frame.name}" are stored as ${FORMAT_NAMES[cache.format]}; ask for Format ` +
+        `"${cache.format === "jpg" ? "jpg" : "png"}" or leave Format out.`,
+    );
+  }
+  try {
+    const t = await cache.tile(level, row, col);
+    return { Result: t.data };
+  } catch (e) {
+    if (e instanceof TileNotFoundError) {
+      throw new SoapFault("Client", e.message, { Level: level, Row: row, Column: col });
+    }
+    throw e;
+  }
+}
+
+/** Handlers of the tile-cache operations. */
+export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+  HasSingleFusedMapCache(req, ctx) {
+    return { Result: frameTiling(findMap(ctx.service, req.MapName)) !== null };
+  },
+
+  GetTileCacheInfo(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    const t = frameTiling(frame);
+    // An uncached map answers with the required members only ("all properties are null").
+    if (!t) return { Result: { TileCols: 0, TileRows: 0, DPI: 0 } };
+    const s = t.scheme;
+    return {
+      Result: {
+        SpatialReference: esriSpatialReference(frame.wkid),
+        TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
+        TileCols: s.tileSize,
+        TileRows: s.tileSize,
+        DPI: s.dpi,
+        LODInfos: s.lods.map((l) => ({
+          LevelID: l.level,
+          Scale: l.scale,
+          Resolution: l.resolution,
+        })),
+        PreciseDPI: s.dpi,
+      },
+    };
+  },
+
+  GetTileImageInfo(req, ctx) {
+    const t = frameTiling(findMap(ctx.service, req.MapName));
+    if (!t) return { Result: { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" } };
+    return {
+      Result: {
+        CacheTileFormat: FORMAT_NAMES[t.format],
+        CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
+        Antialiasing: "true",
+      },
+    };
+  },
+
+  GetCacheControlInfo(req, ctx) {
+    findMap(ctx.service, req.MapName);
+    return { Result: { ClientCachingAllowed: true } };
+  },
+
+  GetMapTile: mapTile,
+
+  HasLayerCache(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    if (req.LayerID !== -1 && req.LayerID !== undefined) findLayer(frame, req.LayerID);
+    // Only fused (whole-map) caches exist here, as on ArcGIS 10.1+.
+    return { Result: false };
+  },
+
+  GetLayerTile(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    throw new SoapFault(
+      "Client",
+      `Map "${frame.name}" has no per-layer caches; use GetMapTile` +
+        (frameTiling(frame) ? " (it has a fused cache)." : " or ExportMapImage."),
+    );
+  },
+
+  GetVirtualCacheDirectory(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    if (!frameTiling(frame)) throw notCached(frame);
+    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+      findLayer(frame, req.LayerID);
+      throw new SoapFault(
+        "Client",
+        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+      );
+    }
+    return { Result: virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name) };
+  },
+
+  GetCacheName(req, ctx) {
+    const frame = findMap(ctx.service, req.MapName);
+    if (!frameTiling(frame)) throw notCached(frame);
+    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+      findLayer(frame, req.LayerID);
+      throw new SoapFault(
+        "Client",
+        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+      );
+    }
+    return { Result: "_alllayers" };
+  },
+};

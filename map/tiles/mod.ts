@@ -1,0 +1,245 @@
+/**
+ * Tile caches of the published maps: which maps are cached (a `tiling`
+ * entry in the map document), their tiling scheme and format, one
+ * {@link TileCache} per map (MBTiles files under a configurable folder),
+ * and `seedTiles` for `deno task seed-tiles`.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { normalizeWkid } from "../geo/projection.ts";
+import { formatFromName, type OutputFormat } from "../render/encode.ts";
+import type { FrameLike, LayerLike } from "../render/map_of.ts";
+import { toRenderMap } from "../render/map_of.ts";
+import { sharedRenderer } from "../render/pool.ts";
+import { type SeedProgress, TileCache } from "./cache.ts";
+import {
+  schemeWithLevels,
+  type TilingScheme,
+  WEB_MERCATOR_SCHEME,
+  WGS84_SCHEME,
+} from "./scheme.ts";
+
+export { type SeedProgress, TileCache, type TileImage, TileNotFoundError } from "./cache.ts";
+export {
+  type Lod,
+  lodOf,
+  tileCounts,
+  tileExtent,
+  type TilingScheme,
+  WEB_MERCATOR_SCHEME,
+  WGS84_SCHEME,
+} from "./scheme.ts";
+export { etagOf, TileStore } from "./store.ts";
+
+/** A service as the tile caches see it. */
+export interface ServiceLike {
+  name: string;
+  defaultMapName?: string;
+  maps: readonly FrameLike[];
+}
+
+/** Settings of every tile cache in the process. */
+export interface TilesConfig {
+  /** Folder of the MBTiles files (`<dir>/<Service>/<Map>.mbtiles`). */
+  dir: string;
+  /** The recruitment database whose `change_log` drives precise invalidation. */
+  changeLogDb: DatabaseSync | null;
+  /** Which layers draw competitions from that database. */
+  isCompetitionLayer: (layer: LayerLike) => boolean;
+  /** Metatile side in tiles. */
+  metatile: number;
+}
+
+function defaultIsCompetitionLayer(layer: LayerLike): boolean {
+  const src = layer.source as { collection?: unknown; changeLogCollection?: unknown };
+  return src.changeLogCollection === "competition" || src.collection === "competition";
+}
+
+let config: TilesConfig = {
+  dir: "var/tiles",
+  changeLogDb: null,
+  isCompetitionLayer: defaultIsCompetitionLayer,
+  metatile: 4,
+};
+const caches = new Map<string, { frame: FrameLike; cache: TileCache }>();
+
+/**
+ * Changes the tile settings (call at start-up, before the first tile);
+ * open caches are closed so the next request uses the new settings.
+ *
+ * @example
+ * ```ts
+ * configureTiles({ dir: "var/tiles", changeLogDb: catalog.db });
+ * ```
+ */
+export function configureTiles(c: Partial<TilesConfig>): void {
+  config = { ...config, ...c };
+  for (const { cache } of caches.values()) cache.close();
+  caches.clear();
+}
+
+/** The tiling of a map document frame (duck-typed `tiling` entry). */
+interface TilingEntry {
+  minLevel?: number;
+  maxLevel?: number;
+  levels?: number | [number, number];
+  format?: string;
+  quality?: number;
+}
+
+/** Scheme, format and quality of a cached map, or null when the map is not cached. */
+export function frameTiling(
+  frame: FrameLike,
+): { scheme: TilingScheme; format: OutputFormat; quality: number } | null {
+  const t = (frame as { tiling?: TilingEntry | null }).tiling;
+  if (!t) return null;
+  const wkid = normalizeWkid(frame.wkid);
+  const base = wkid === 3857 ? WEB_MERCATOR_SCHEME : wkid === 4326 ? WGS84_SCHEME : null;
+  if (!base) return null;
+  let min = 0, max = base.lods.length - 1;
+  if (Array.isArray(t.levels)) [min, max] = t.levels;
+  else if (typeof t.levels === "number") max = t.levels;
+  if (typeof t.minLevel === "number") min = t.minLevel;
+  if (typeof t.maxLevel === "number") max = t.maxLevel;
+  let format: OutputFormat = "png32";
+  try {
+    if (typeof t.format === "string") format = formatFromName(t.format);
+  } catch {
+    format = "png32";
+  }
+  const quality = typeof t.quality === "number" ? t.quality : 75;
+  return { scheme: schemeWithLevels(base, min, max), format, quality };
+}
+
+function safeName(s: string): string {
+  return s.replace(/[^\p{L}\p{N}_.-]+/gu, "_");
+}
+
+/**
+ * The tile cache of `frame` in `service`, or null when the map is not
+ * cached. Opened on first use and kept.
+ *
+ * @example
+ * ```ts
+ * const cache = tileCacheFor(service, service.maps[1]);
+ * const tile = await cache?.tile(3, 2, 5);
+ * ```
+ */
+export function tileCacheFor(service: ServiceLike, frame: FrameLike): TileCache | null {
+  const key = `${service.name}\u0000${frame.name}`;
+  const hit = caches.get(key);
+  if (hit && hit.frame === frame) return hit.cache;
+  hit?.cache.close();
+  const tiling = frameTiling(frame);
+  if (!tiling) return null;
+  const map = toRenderMap(frame);
+  const competitionIds = frame.layers.filter((l) => config.isCompetitionLayer(l)).map((l) => l.id);
+  const cache = new TileCache({
+    service: service.name,
+    map,
+    scheme: tiling.scheme,
+    format: tiling.format,
+    quality: tiling.quality,
+    path: `${config.dir}/${safeName(service.name)}/${safeName(frame.name)}.mbtiles`,
+    renderer: sharedRenderer,
+    localResolve: () => map,
+    changeLog: config.changeLogDb && competitionIds.length
+      ? { db: config.changeLogDb, layerIds: competitionIds }
+      : undefined,
+    metatile: config.metatile,
+  });
+  caches.set(key, { frame, cache });
+  return cache;
+}
+
+/**
+ * Parses a level list such as `0-6`, `3`, or `0-4,8`.
+ *
+ * @example
+ * ```ts
+ * parseLevels("0-2,5"); // [0, 1, 2, 5]
+ * ```
+ */
+export function parseLevels(text: string): number[] {
+  const out = new Set<number>();
+  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (!m) throw new RangeError(`Cannot read level range "${part}"; write e.g. 0-6 or 0-4,8.`);
+    const a = Number(m[1]), b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b > 30) throw new RangeError(`Level range "${part}" is empty or beyond level 30.`);
+    for (let l = a; l <= b; l++) out.add(l);
+  }
+  return [...out].sort((x, y) => x - y);
+}
+
+/** Options of {@link seedTiles}. */
+export interface SeedOptions {
+  service: ServiceLike;
+  /** Map name; default the service's default map, else its first cached map. */
+  map?: string;
+  levels: number[];
+  onProgress?: (p: SeedProgress) => void;
+}
+
+/**
+ * Pre-renders every missing tile of `levels` of a cached map.
+ *
+ * @example
+ * ```ts
+ * await seedTiles({ service, levels: parseLevels("0-6"), onProgress: progressPrinter() });
+ * ```
+ */
+export async function seedTiles(opts: SeedOptions): Promise<SeedProgress> {
+  const { service } = opts;
+  const frame = opts.map
+    ? service.maps.find((m) => m.name === opts.map)
+    : service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
+      service.maps.find((m) => frameTiling(m));
+  if (!frame) {
+    throw new Error(
+      opts.map
+        ? `Map "${opts.map}" does not exist in service ${service.name}.`
+        : `Service ${service.name} has no cached map (add a "tiling" entry to a map).`,
+    );
+  }
+  const cache = tileCacheFor(service, frame);
+  if (!cache) throw new Error(`Map "${frame.name}" of service ${service.name} is not cached.`);
+  return await cache.seed(opts.levels, opts.onProgress);
+}
+
+/**
+ * A progress printer for seeding: one updating line on a terminal
+ * (`[#####.....]  52%  1234/2380 tiles  level 5  rendered 800`), a line
+ * per level otherwise.
+ *
+ * @example
+ * ```ts
+ * await seedTiles({ service, levels, onProgress: progressPrinter() });
+ * ```
+ */
+export function progressPrinter(
+  out: { writeSync(p: Uint8Array): number; isTerminal?(): boolean } = Deno.stderr,
+): (p: SeedProgress) => void {
+  const enc = new TextEncoder();
+  const tty = out.isTerminal?.() ?? false;
+  let lastLevel = -1;
+  let lastDraw = 0;
+  return (p) => {
+    const frac = p.total ? p.done / p.total : 1;
+    const width = 30;
+    const bar = "#".repeat(Math.round(frac * width)).padEnd(width, ".");
+    const line = `[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${p.done}/${p.total} tiles  ` +
+      `level ${p.level}  rendered ${p.rendered}`;
+    const now = Date.now();
+    if (tty) {
+      if (now - lastDraw > 100 || p.done === p.total) {
+        out.writeSync(enc.encode(`\r${line}${p.done === p.total ? "\n" : ""}`));
+        lastDraw = now;
+      }
+    } else if (p.level !== lastLevel || p.done === p.total) {
+      out.writeSync(enc.encode(line + "\n"));
+      lastLevel = p.level;
+    }
+  };
+}
