@@ -491,6 +491,42 @@ Deno.test("*2 operations AND the layer's and LayerDescription's definition expre
   });
 });
 
+Deno.test("QueryFeatureData2 honours GeometryResultOptions (densify, generalize)", async () => {
+  await withFixture(async (s) => {
+    const c = await s.client("Fixture");
+    const ring = async (options: Record<string, unknown>) => {
+      const r = await call(c, "QueryFeatureData2", {
+        MapName: "Layers",
+        LayerDescription: {
+          LayerID: 1,
+          Visible: true,
+          DefinitionExpression: "",
+          LayerResultOptions: { IncludeGeometry: true, GeometryResultOptions: options },
+        },
+        QueryFilter: { WhereClause: "NAME = 'East'", SubFields: "Shape" },
+        QueryResultOptions: { Format: "esriQueryResultRecordSetAsObject" },
+      });
+      const shape = rowsOf(r.Result.Object)[0][1];
+      return items(items(shape.RingArray.Ring)[0].PointArray.Point).map((
+        p: Any,
+      ) => [Number(p.X), Number(p.Y)]);
+    };
+    assert.equal((await ring({})).length, 5);
+    // 10° edges split at most every 4°: 3 pieces each.
+    const dense = await ring({ DensifyGeometries: true, MaximumSegmentLength: 4 });
+    assert.equal(dense.length, 13);
+    near(dense[1][1], 50 + 10 / 3, 1e-9, "first inserted vertex");
+    // Generalising a square keeps the square.
+    assert.deepEqual(await ring({ GeneralizeGeometries: true, MaximumAllowableOffset: 100 }), [
+      [40, 50],
+      [40, 60],
+      [50, 60],
+      [50, 50],
+      [40, 50],
+    ]);
+  });
+});
+
 Deno.test("QueryFeatureData2 result formats: JSON and KMZ as MIME and URL; AMF refused", async () => {
   await withFixture(async (s) => {
     const c = await s.client("Fixture");

@@ -27,6 +27,7 @@ import {
 } from "../geo/projection.ts";
 import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
 import { SoapFault } from "../soap/fault.ts";
+import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import {
   geometryExtent,
   geometryFromSoap,
@@ -46,6 +47,8 @@ export interface LayerState {
   includeGeometry: boolean;
   /** Properties keyed by field name instead of alias (ReturnFieldNamesInResults). */
   returnFieldNames: boolean;
+  /** GeometryResultOptions: generalise / densify returned shapes. */
+  shapeOptions: ShapeOptions;
 }
 
 /** Everything an operation needs from MapDescription (+ ImageDisplay). */
@@ -295,6 +298,7 @@ function layerStates(frame: MapFrame, descriptions: unknown): LayerState[] {
         : "",
       includeGeometry: opts.IncludeGeometry !== false,
       returnFieldNames: opts.ReturnFieldNamesInResults === true,
+      shapeOptions: shapeOptionsOf(opts),
     };
   });
 }

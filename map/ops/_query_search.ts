@@ -31,6 +31,7 @@ import {
 import { findColumn, formatValue, layerColumns, propertiesToSoap } from "./_query_records.ts";
 import { parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
+import { applyShapeOptions } from "./_query_shape_options.ts";
 
 /** Rows read per source call while scanning for Find. */
 const PAGE = 2000;
@@ -164,7 +165,9 @@ export const find: OperationHandler = (req, ctx) => {
         FeatureID: f.id,
         FieldName: h.field.name,
         Shape: ls.includeGeometry && f.geometry
-          ? geometryToSoap(project(f.geometry, layer, state.wkid))
+          ? geometryToSoap(
+            applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
+          )
           : undefined,
         Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
       });
@@ -227,7 +230,9 @@ export const identify: OperationHandler = (req, ctx) => {
         LayerID: layer.id,
         Name: displayName(layer, f),
         Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
-        Shape: ls.includeGeometry && g ? geometryToSoap(g) : undefined,
+        Shape: ls.includeGeometry && g
+          ? geometryToSoap(applyShapeOptions(g, ls.shapeOptions))
+          : undefined,
         FeatureID: f.id,
       });
     }

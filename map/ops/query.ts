@@ -23,6 +23,12 @@ import { asClientFault, findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
 import { recordSetToSoap } from "./_query_records.ts";
+import {
+  applyShapeOptions,
+  NO_SHAPE_OPTIONS,
+  type ShapeOptions,
+  shapeOptionsOf,
+} from "./_query_shape_options.ts";
 import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
 import { find, identify, queryHyperlinks } from "./_query_search.ts";
 import { computeDistanceOp, computeScale, fromMapPoints, toMapPoints } from "./_query_coords.ts";
@@ -38,6 +44,8 @@ interface Target {
   parsed: ParsedFilter;
   /** LayerResultOptions.IncludeGeometry of a LayerDescription (default true). */
   includeGeometry: boolean;
+  /** LayerResultOptions.GeometryResultOptions of a LayerDescription. */
+  shapeOptions: ShapeOptions;
 }
 
 /** By LayerID: the QueryFilter alone (it overrides the layer's definition expression). */
@@ -49,6 +57,7 @@ function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target 
     layer,
     parsed: parseQueryFilter(frame, layer, req.QueryFilter),
     includeGeometry: true,
+    shapeOptions: NO_SHAPE_OPTIONS,
   };
 }
 
@@ -71,6 +80,7 @@ function byDescription(req: Record<string, unknown>, ctx: OperationContext): Tar
     layer,
     parsed: parseQueryFilter(frame, layer, req.QueryFilter, { definitionExpressions }),
     includeGeometry: opts.IncludeGeometry !== false,
+    shapeOptions: shapeOptionsOf(opts),
   };
 }
 
@@ -97,7 +107,13 @@ function features(t: Target, ctx: OperationContext): Feature[] {
   const from = t.layer.source.wkid;
   return picked.map((f) =>
     f.geometry
-      ? { ...f, geometry: asClientFault(() => projectGeometry(f.geometry!, from, p.outWkid)) }
+      ? {
+        ...f,
+        geometry: applyShapeOptions(
+          asClientFault(() => projectGeometry(f.geometry!, from, p.outWkid)),
+          t.shapeOptions,
+        ),
+      }
       : f
   );
 }
