@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseXml, type XmlElement } from "../map/soap/xml.ts";
 import { MAPSERVER_SCHEMA } from "../map/soap/types.ts";
-import { CATALOG_SCHEMA } from "../map/soap/catalog.ts";
+import { CATALOG_HANDLERS, CATALOG_SCHEMA } from "../map/soap/catalog.ts";
+import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import type { Schema } from "../map/soap/schema.ts";
 import {
   assertSchemaValid,
@@ -197,6 +198,14 @@ Deno.test("MapServer WSDL: 35 operations, types identical to the reference schem
   } finally {
     await server.close();
   }
+});
+
+Deno.test("every operation of both WSDLs has a handler", () => {
+  assert.deepEqual(Object.keys(MAPSERVER_OPERATIONS).sort(), [...SPEC_OPERATIONS].sort());
+  assert.deepEqual(
+    Object.keys(CATALOG_HANDLERS).sort(),
+    CATALOG_SCHEMA.operations.map((o) => o.name).sort(),
+  );
 });
 
 Deno.test("WSDL address uses the request's Host and writes the default port", async () => {

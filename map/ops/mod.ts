@@ -7,6 +7,7 @@
 import type { OperationTable } from "../soap/operation.ts";
 import { METADATA_OPERATIONS } from "./metadata.ts";
 import { queryOperations } from "./query.ts";
+import { DRAW_OPERATIONS } from "./draw.ts";
 
 export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts";
 
@@ -21,4 +22,5 @@ export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts
 export const MAPSERVER_OPERATIONS: OperationTable = Object.freeze({
   ...METADATA_OPERATIONS,
   ...queryOperations,
+  ...DRAW_OPERATIONS,
 });
