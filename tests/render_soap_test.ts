@@ -17,7 +17,6 @@ import { soapClient, startSoapServer } from "./_soap_helpers.ts";
 import {
   type Any,
   call,
-  envelopeArg,
   expectClientFault,
   imageDisplay,
   items,
