@@ -1,0 +1,440 @@
+/**
+ * Loads map documents into MapService objects: validates the JSON with
+ * the schema, opens each layer's source (resolving paths against the
+ * document's folder, sharing one source between maps that use the same
+ * data), applies aliases, checks every field the document names, parses
+ * definition expressions, and derives extents and units.
+ *
+ * Every problem is a {@linkcode MapDocumentError} naming the file, the
+ * JSON path and what is wrong.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Extent, FieldInfo, LayerGeometryType } from "../types.ts";
+import type { FeatureSource } from "../sources/source.ts";
+import { openGeoPackage } from "../sources/geopackage.ts";
+import { openGeoJsonFile } from "../sources/geojson.ts";
+import { openWorldAtlas } from "../sources/world_atlas.ts";
+import { type CompetitionCatalog, openCompetitions } from "../sources/competitions.ts";
+import { parseWhere, WhereClauseError } from "../query/mod.ts";
+import { canProject, normalizeWkid, projectExtent, unitsOfWkid } from "../geo/projection.ts";
+import {
+  type LabelSpec,
+  rendererFields,
+  type RendererSpec,
+  RendererSpecSchema,
+} from "./renderer.ts";
+import {
+  type LayerSpec,
+  type MapDocument,
+  MapDocumentSchema,
+  type MapSpec,
+  type SourceSpec,
+} from "./schema.ts";
+import type { MapFrame, MapLayer, MapService } from "./types.ts";
+import { DEFAULT_DOCUMENT } from "./default.ts";
+import { openCatalog } from "../../data/mod.ts";
+
+/** A map document that cannot be served, with where and why. */
+export class MapDocumentError extends Error {
+  /** Builds "<file>: <path>: <problem>". */
+  constructor(readonly file: string, readonly path: string, readonly problem: string) {
+    super(`${file}: ${path ? `${path}: ` : ""}${problem}`);
+    this.name = "MapDocumentError";
+  }
+}
+
+/** Where competitions come from: an open catalogue or a database path (opened read-only). */
+export interface LoadOptions {
+  /** The recruitment catalogue (for "competitions" sources). */
+  catalog?: CompetitionCatalog;
+  /** Path of the recruitment database, opened read-only when a document needs it. */
+  catalogPath?: string;
+}
+
+/** Shared state of one load: sources opened so far, the catalogue. */
+interface LoadContext {
+  opts: LoadOptions;
+  sources: Map<string, FeatureSource>;
+  catalog?: CompetitionCatalog;
+}
+
+function jsonPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`))
+    .join("");
+}
+
+function sourceKey(spec: SourceSpec): string {
+  return JSON.stringify(spec);
+}
+
+async function openSource(
+  spec: SourceSpec,
+  ctx: LoadContext,
+  fail: (problem: string) => never,
+): Promise<FeatureSource> {
+  const key = sourceKey(spec);
+  const hit = ctx.sources.get(key);
+  if (hit) return hit;
+  let source: FeatureSource;
+  try {
+    switch (spec.type) {
+      case "geopackage":
+        source = openGeoPackage(spec.path, { table: spec.table });
+        break;
+      case "geojson":
+        source = openGeoJsonFile(spec.path, { idProperty: spec.idProperty, wkid: spec.wkid });
+        break;
+      case "world-atlas":
+        source = await openWorldAtlas({ scale: spec.scale, object: spec.object });
+        break;
+      case "competitions": {
+        if (!ctx.catalog && ctx.opts.catalogPath) {
+          ctx.catalog = openCatalog(ctx.opts.catalogPath, { readonly: true });
+        }
+        if (!ctx.catalog) {
+          fail("the competitions source needs the recruitment database, but none is open");
+        }
+        source = openCompetitions(ctx.catalog);
+        break;
+      }
+    }
+  } catch (e) {
+    if (e instanceof MapDocumentError) throw e;
+    fail((e as Error).message);
+  }
+  ctx.sources.set(key, source);
+  return source;
+}
+
+function defaultRenderer(type: LayerGeometryType): RendererSpec {
+  const symbol = type === "Polygon"
+    ? {
+      type: "simple-fill",
+      color: [230, 230, 210, 255],
+      outline: { type: "simple-line", color: [110, 110, 110, 255], width: 0.7 },
+    }
+    : type === "Polyline"
+    ? { type: "simple-line", color: [60, 90, 160, 255], width: 1 }
+    : { type: "simple-marker", style: "circle", color: [40, 110, 200, 255], size: 6 };
+  return RendererSpecSchema.parse({ type: "simple", symbol });
+}
+
+async function buildLayer(
+  spec: LayerSpec,
+  index: number,
+  map: MapSpec,
+  ctx: LoadContext,
+  fail: (path: string, problem: string) => never,
+): Promise<MapLayer> {
+  const at = (p: string) => `layers[${index}]${p}`;
+  const source = await openSource(spec.source, ctx, (problem) => fail(at(".source"), problem));
+  const mapWkid = normalizeWkid(map.wkid);
+  if (source.wkid !== 0 && !canProject(source.wkid, mapWkid)) {
+    fail(
+      at(".source"),
+      `the layer's data is in WKID ${source.wkid}, which cannot be projected to the map's WKID ${map.wkid}`,
+    );
+  }
+  const raw = source.fields();
+  const names = raw.map((f) => f.name);
+  const field = (name: string, path: string): FieldInfo => {
+    const f = raw.find((x) => x.name === name) ??
+      raw.find((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (!f) fail(at(path), `unknown field "${name}"; the layer's fields are: ${names.join(", ")}`);
+    return f;
+  };
+  for (const name of Object.keys(spec.aliases)) field(name, `.aliases.${name}`);
+  const fields = raw.map((f) => {
+    const alias = Object.entries(spec.aliases).find(([k]) =>
+      k.toLowerCase() === f.name.toLowerCase()
+    );
+    return alias ? { ...f, alias: alias[1] } : f;
+  });
+  const displayField = spec.displayField
+    ? field(spec.displayField, ".displayField").name
+    : (fields.find((f) => f.type === "String") ?? fields[0]).name;
+  let hyperlinkField: string | undefined;
+  if (spec.hyperlinkField) {
+    const f = field(spec.hyperlinkField, ".hyperlinkField");
+    if (f.type !== "String") fail(at(".hyperlinkField"), `field "${f.name}" is not a text field`);
+    hyperlinkField = f.name;
+  }
+  let definition;
+  try {
+    definition = parseWhere(spec.definitionExpression, fields);
+  } catch (e) {
+    if (e instanceof WhereClauseError) fail(at(".definitionExpression"), e.message);
+    throw e;
+  }
+  const renderer = spec.renderer ?? defaultRenderer(source.geometryType);
+  const rendererFieldsOk = rendererFields(renderer).map((n) => field(n, ".renderer.field").name);
+  const fixedRenderer: RendererSpec = renderer.type === "simple"
+    ? renderer
+    : { ...renderer, field: rendererFieldsOk[0] };
+  let labels: LabelSpec | undefined;
+  if (spec.labels) {
+    labels = { ...spec.labels, field: field(spec.labels.field, ".labels.field").name };
+  }
+  return {
+    id: spec.id ?? index,
+    name: spec.name,
+    description: spec.description,
+    copyrightText: spec.copyright,
+    source,
+    sourceSpec: spec.source,
+    geometryType: source.geometryType,
+    fields,
+    displayField,
+    visible: spec.visible,
+    minScale: spec.minScale,
+    maxScale: spec.maxScale,
+    definitionExpression: spec.definitionExpression,
+    definition,
+    hyperlinkField,
+    renderer: fixedRenderer,
+    labels,
+  };
+}
+
+function union(a: Extent | null, b: Extent): Extent {
+  return a
+    ? {
+      xmin: Math.min(a.xmin, b.xmin),
+      ymin: Math.min(a.ymin, b.ymin),
+      xmax: Math.max(a.xmax, b.xmax),
+      ymax: Math.max(a.ymax, b.ymax),
+    }
+    : b;
+}
+
+function dataExtent(layers: MapLayer[], wkid: number): Extent {
+  let e: Extent | null = null;
+  for (const l of layers) {
+    const le = l.source.extent();
+    if (!le || l.source.wkid === 0) continue;
+    e = union(e, projectExtent(le, l.source.wkid, wkid));
+  }
+  if (e && e.xmax > e.xmin && e.ymax > e.ymin) return e;
+  // Nothing (or a single point) to frame: show the world, or pad the point.
+  if (e) {
+    const pad = unitsOfWkid(wkid) === "esriDecimalDegrees" ? 0.5 : 50_000;
+    return { xmin: e.xmin - pad, ymin: e.ymin - pad, xmax: e.xmax + pad, ymax: e.ymax + pad };
+  }
+  return projectExtent({ xmin: -180, ymin: -85, xmax: 180, ymax: 85 }, 4326, wkid);
+}
+
+async function buildMap(
+  spec: MapSpec,
+  index: number,
+  doc: MapDocument,
+  ctx: LoadContext,
+  fail: (path: string, problem: string) => never,
+): Promise<MapFrame> {
+  const at = `maps[${index}]`;
+  const wkid = normalizeWkid(spec.wkid);
+  if (!canProject(wkid, 4326)) {
+    fail(`${at}.wkid`, `spatial reference ${spec.wkid} is not supported (use 4326 or 3857)`);
+  }
+  const layers: MapLayer[] = [];
+  for (let i = 0; i < spec.layers.length; i++) {
+    const layer = await buildLayer(spec.layers[i], i, spec, ctx, (p, m) => fail(`${at}.${p}`, m));
+    const clash = layers.find((l) => l.id === layer.id);
+    if (clash) {
+      fail(`${at}.layers[${i}].id`, `layer id ${layer.id} is already used by "${clash.name}"`);
+    }
+    layers.push(layer);
+  }
+  const fullExtent = spec.fullExtent ?? dataExtent(layers, wkid);
+  return {
+    name: spec.name,
+    description: spec.description,
+    copyrightText: spec.copyright ?? doc.copyright,
+    wkid,
+    fullExtent,
+    initialExtent: spec.initialExtent ?? fullExtent,
+    units: spec.units ?? unitsOfWkid(wkid),
+    backgroundColor: spec.backgroundColor,
+    tiling: spec.tiling,
+    layers,
+  };
+}
+
+function resolveSources(doc: MapDocument, baseDir: string): MapDocument {
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(join(baseDir, p)));
+  return {
+    ...doc,
+    maps: doc.maps.map((m) => ({
+      ...m,
+      layers: m.layers.map((l) => ({
+        ...l,
+        source: "path" in l.source ? { ...l.source, path: abs(l.source.path) } : l.source,
+      })),
+    })),
+  };
+}
+
+async function buildService(
+  value: unknown,
+  origin: string,
+  baseDir: string,
+  ctx: LoadContext,
+): Promise<MapService> {
+  const parsed = MapDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MapDocumentError(origin, jsonPath(issue.path), issue.message);
+  }
+  const doc = resolveSources(parsed.data, baseDir);
+  const fail = (path: string, problem: string): never => {
+    throw new MapDocumentError(origin, path, problem);
+  };
+  const names = new Set<string>();
+  doc.maps.forEach((m, i) => {
+    if (names.has(m.name.toLowerCase())) {
+      fail(`maps[${i}].name`, `map name "${m.name}" is used twice`);
+    }
+    names.add(m.name.toLowerCase());
+  });
+  const before = new Set(ctx.sources.keys());
+  const maps: MapFrame[] = [];
+  for (let i = 0; i < doc.maps.length; i++) {
+    maps.push(await buildMap(doc.maps[i], i, doc, ctx, fail));
+  }
+  const defaultMap = doc.defaultMap ?? maps[0].name;
+  if (!maps.some((m) => m.name === defaultMap)) {
+    fail(
+      "defaultMap",
+      `no map is called "${defaultMap}"; maps: ${maps.map((m) => m.name).join(", ")}`,
+    );
+  }
+  const own = [...ctx.sources.entries()].filter(([k]) => !before.has(k)).map(([, s]) => s);
+  return {
+    name: doc.name,
+    description: doc.description,
+    copyrightText: doc.copyright,
+    maps,
+    defaultMapName: defaultMap,
+    documentInfo: doc.documentInfo,
+    limits: doc.limits,
+    origin,
+    close() {
+      for (const s of own) s.close?.();
+    },
+  };
+}
+
+/**
+ * Loads one map-document file (JSON) into a service; source paths are
+ * relative to the file.
+ *
+ * @example
+ * ```ts
+ * const service = await loadMapDocument("maps/cities.json");
+ * ```
+ */
+export async function loadMapDocument(path: string, opts: LoadOptions = {}): Promise<MapService> {
+  return await loadDocument(path, { opts, sources: new Map(), catalog: opts.catalog });
+}
+
+async function loadDocument(path: string, ctx: LoadContext): Promise<MapService> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    throw new MapDocumentError(path, "", "the file does not exist or cannot be read");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new MapDocumentError(path, "", `not valid JSON (${(e as Error).message})`);
+  }
+  return await buildService(value, path, dirname(resolve(path)), ctx);
+}
+
+/**
+ * Builds a service from a document value already in memory (e.g. the
+ * embedded default); relative paths resolve against `baseDir`.
+ *
+ * @example
+ * ```ts
+ * const service = await loadMapDocumentValue(json, { catalog });
+ * ```
+ */
+export async function loadMapDocumentValue(
+  value: unknown,
+  opts: LoadOptions & { origin?: string; baseDir?: string } = {},
+): Promise<MapService> {
+  return await buildService(
+    value,
+    opts.origin ?? "(inline document)",
+    opts.baseDir ?? Deno.cwd(),
+    { opts, sources: new Map(), catalog: opts.catalog },
+  );
+}
+
+/** Options of {@linkcode loadServices}. */
+export interface LoadServicesOptions extends LoadOptions {
+  /** Folder whose `*.json` map documents are served; default the embedded service. */
+  mapsDir?: string;
+}
+
+/**
+ * The services to publish: every `*.json` document in `mapsDir` (sorted
+ * by file name), or the embedded default service. Arguments are plain
+ * data (a catalogue path works in a worker). Service names must be unique.
+ *
+ * @example
+ * ```ts
+ * const services = await loadServices({ catalog });
+ * services[0].name; // "Recruitment"
+ * ```
+ */
+export async function loadServices(opts: LoadServicesOptions = {}): Promise<MapService[]> {
+  const ctx: LoadContext = { opts, sources: new Map(), catalog: opts.catalog };
+  if (!opts.mapsDir) {
+    return [await buildService(DEFAULT_DOCUMENT, "(embedded default service)", Deno.cwd(), ctx)];
+  }
+  let files: string[];
+  try {
+    files = [...Deno.readDirSync(opts.mapsDir)]
+      .filter((e) => e.isFile && e.name.toLowerCase().endsWith(".json"))
+      .map((e) => join(opts.mapsDir!, e.name))
+      .sort();
+  } catch {
+    throw new MapDocumentError(
+      opts.mapsDir,
+      "",
+      "the maps folder does not exist or cannot be read",
+    );
+  }
+  if (files.length === 0) {
+    throw new MapDocumentError(opts.mapsDir, "", "the maps folder holds no .json map documents");
+  }
+  const services: MapService[] = [];
+  for (const file of files) {
+    const s = await loadDocument(file, ctx);
+    const clash = services.find((x) => x.name.toLowerCase() === s.name.toLowerCase());
+    if (clash) {
+      throw new MapDocumentError(
+        file,
+        "name",
+        `service name "${s.name}" is also used by ${clash.origin}`,
+      );
+    }
+    services.push(s);
+  }
+  return services;
+}
+
+/** Parses a document without opening sources (for editors and tests): the validated value. */
+export function validateMapDocument(value: unknown, origin = "(inline document)"): MapDocument {
+  const parsed = MapDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MapDocumentError(origin, jsonPath(issue.path), issue.message);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,240 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createDemoDatabase, openCatalog } from "../../data/mod.ts";
+import { writeGeoPackageLayer } from "../sources/geopackage_writer.ts";
+import { projectExtent } from "../geo/projection.ts";
+import {
+  DEFAULT_DOCUMENT,
+  loadMapDocument,
+  loadMapDocumentValue,
+  loadServices,
+  MapDocumentError,
+  validateMapDocument,
+} from "./mod.ts";
+
+const dir = await Deno.makeTempDir({ prefix: "document_test_" });
+const dbPath = join(dir, "catalog.db");
+createDemoDatabase(dbPath, { agencies: 5, vacancies: 10, competitions: 60, seed: 3 });
+const catalog = openCatalog(dbPath, { readonly: true });
+const mapsDir = join(dir, "maps");
+await Deno.mkdir(join(mapsDir, "data"), { recursive: true });
+writeGeoPackageLayer(join(mapsDir, "data", "towns.gpkg"), {
+  table: "towns",
+  geometryType: "Point",
+  fields: [{ name: "pop", type: "Integer" }, { name: "name", type: "String" }, {
+    name: "url",
+    type: "String",
+  }],
+}, [
+  {
+    attributes: { pop: 10, name: "A", url: "http://a" },
+    geometry: { type: "Point", x: 10, y: 50 },
+  },
+  {
+    attributes: { pop: 20, name: "B", url: "http://b" },
+    geometry: { type: "Point", x: 12, y: 52 },
+  },
+]);
+await Deno.writeTextFile(
+  join(mapsDir, "data", "zones.geojson"),
+  JSON.stringify({
+    type: "FeatureCollection",
+    features: [{
+      type: "Feature",
+      properties: { kind: "z" },
+      geometry: { type: "Polygon", coordinates: [[[9, 49], [13, 49], [13, 53], [9, 53], [9, 49]]] },
+    }],
+  }),
+);
+const TOWNS = {
+  name: "Towns",
+  description: "Test towns",
+  maps: [{
+    name: "Main",
+    layers: [
+      {
+        name: "Towns",
+        source: { type: "geopackage", path: "data/towns.gpkg" },
+        aliases: { name: "Название" },
+        hyperlinkField: "url",
+        definitionExpression: "pop >= 10",
+        labels: { field: "NAME" },
+      },
+      { id: 7, name: "Zones", source: { type: "geojson", path: "data/zones.geojson" } },
+    ],
+  }],
+};
+await Deno.writeTextFile(join(mapsDir, "towns.json"), JSON.stringify(TOWNS));
+await Deno.writeTextFile(
+  join(mapsDir, "a_world.json"),
+  JSON.stringify({
+    name: "World",
+    maps: [{
+      name: "M",
+      wkid: 102100,
+      layers: [{ name: "Land", source: { type: "world-atlas", object: "land", scale: "110m" } }],
+    }],
+  }),
+);
+globalThis.addEventListener("unload", () => {
+  catalog.close();
+  Deno.removeSync(dir, { recursive: true });
+});
+
+Deno.test("the embedded service has a WGS 84 and a Web Mercator map over shared sources", async () => {
+  const [service] = await loadServices({ catalog });
+  assert.equal(service.name, "Recruitment");
+  assert.equal(service.defaultMapName, "Layers");
+  assert.deepEqual(service.maps.map((m) => [m.name, m.wkid, m.units]), [
+    ["Layers", 4326, "esriDecimalDegrees"],
+    ["WebMercator", 3857, "esriMeters"],
+  ]);
+  const [geo, merc] = service.maps;
+  assert.deepEqual(geo.layers.map((l) => [l.id, l.geometryType]), [[0, "Point"], [1, "Polygon"]]);
+  assert.equal(geo.layers[0].source, merc.layers[0].source);
+  assert.equal(geo.layers[1].source, merc.layers[1].source);
+  assert.equal(
+    geo.layers[0].source.count({}),
+    catalog.db.prepare(
+      "SELECT count(*) AS n FROM competition WHERE published = 1 AND lat IS NOT NULL AND lon IS NOT NULL",
+    ).get()!.n,
+  );
+  assert.equal(geo.layers[0].hyperlinkField, "site_link");
+  assert.equal(geo.layers[0].displayField, "title");
+  assert.equal(geo.layers[1].fields.find((f) => f.name === "name")!.alias, "Название");
+  assert.equal(geo.layers[1].source.count({}), 241);
+  assert.equal(merc.tiling?.format, "PNG32");
+  // The two initial extents frame the same place.
+  const projected = projectExtent(geo.initialExtent, 4326, 3857);
+  for (const k of ["xmin", "ymin", "xmax", "ymax"] as const) {
+    assert.ok(Math.abs(projected[k] - merc.initialExtent[k]) < 1, k);
+  }
+  service.close();
+});
+
+Deno.test("a catalogue path is enough (for render workers)", async () => {
+  const [service] = await loadServices({ catalogPath: dbPath });
+  assert.ok(service.maps[0].layers[0].source.count({}) > 0);
+});
+
+Deno.test("a document folder is served in file order with paths relative to each file", async () => {
+  const services = await loadServices({ mapsDir });
+  assert.deepEqual(services.map((s) => s.name), ["World", "Towns"]);
+  const world = services[0].maps[0];
+  assert.equal(world.wkid, 3857);
+  assert.ok(world.fullExtent.xmax > 2e7 - 1e3 && world.fullExtent.ymax <= 20037508.35);
+  const towns = services[1].maps[0];
+  const [layer, zones] = towns.layers;
+  assert.deepEqual(towns.layers.map((l) => l.id), [0, 7]);
+  assert.equal(layer.displayField, "name");
+  assert.equal(layer.fields.find((f) => f.name === "name")!.alias, "Название");
+  assert.deepEqual(layer.definition, {
+    kind: "compare",
+    op: ">=",
+    left: { kind: "field", name: "pop" },
+    right: { kind: "literal", value: 10 },
+  });
+  assert.equal(layer.labels?.field, "name");
+  assert.equal(layer.renderer.type, "simple");
+  assert.equal(zones.renderer.type === "simple" && zones.renderer.symbol.type, "simple-fill");
+  assert.deepEqual(towns.fullExtent, { xmin: 9, ymin: 49, xmax: 13, ymax: 53 });
+  assert.deepEqual(towns.initialExtent, towns.fullExtent);
+  for (const s of services) s.close();
+});
+
+async function rejects(doc: unknown, message: RegExp): Promise<void> {
+  await assert.rejects(
+    () => loadMapDocumentValue(doc, { catalog, baseDir: mapsDir, origin: "test.json" }),
+    (e: unknown) => {
+      assert.ok(e instanceof MapDocumentError, String(e));
+      assert.match(e.message, message);
+      return true;
+    },
+  );
+}
+
+const withLayer = (layer: Record<string, unknown>, map: Record<string, unknown> = {}) => ({
+  name: "T",
+  maps: [{ name: "M", ...map, layers: [{ name: "L", ...layer }] }],
+});
+
+Deno.test("document errors name the file, the JSON path and the problem", async () => {
+  await rejects({ name: "T", maps: [] }, /^test\.json: maps: Too small/);
+  await rejects(
+    withLayer({ source: { type: "shapefile", path: "x.shp" } }),
+    /^test\.json: maps\[0\]\.layers\[0\]\.source\.type: /,
+  );
+  await rejects(
+    withLayer({ source: { type: "competitions" }, colour: 1 }),
+    /layers\[0\]: Unrecognized key: "colour"/,
+  );
+  await rejects(
+    withLayer({ source: { type: "geopackage", path: "data/none.gpkg" } }),
+    /maps\[0\]\.layers\[0\]\.source: GeoPackage file .*none\.gpkg does not exist/,
+  );
+  await rejects(
+    withLayer({ source: { type: "geopackage", path: "data/towns.gpkg" }, aliases: { nme: "x" } }),
+    /layers\[0\]\.aliases\.nme: unknown field "nme"; the layer's fields are: fid, geom, pop, name, url/,
+  );
+  await rejects(
+    withLayer({
+      source: { type: "geopackage", path: "data/towns.gpkg" },
+      definitionExpression: "pop >",
+    }),
+    /layers\[0\]\.definitionExpression: Invalid where clause at position 5/,
+  );
+  await rejects(
+    withLayer({ source: { type: "geopackage", path: "data/towns.gpkg" }, hyperlinkField: "pop" }),
+    /hyperlinkField: field "pop" is not a text field/,
+  );
+  await rejects(
+    withLayer({
+      source: { type: "geopackage", path: "data/towns.gpkg" },
+      renderer: { type: "uniqueValue", field: "kind", values: [] },
+    }),
+    /renderer\.field: unknown field "kind"/,
+  );
+  await rejects(
+    {
+      name: "T",
+      maps: [{
+        name: "M",
+        layers: [{ name: "A", source: { type: "competitions" } }, {
+          id: 0,
+          name: "B",
+          source: { type: "competitions" },
+        }],
+      }],
+    },
+    /layers\[1\]\.id: layer id 0 is already used by "A"/,
+  );
+  await rejects(
+    { ...withLayer({ source: { type: "competitions" } }), defaultMap: "X" },
+    /defaultMap: no map is called "X"/,
+  );
+  await rejects(
+    withLayer({ source: { type: "competitions" } }, { wkid: 999999 }),
+    /maps\[0\]\.wkid: spatial reference 999999/,
+  );
+  await assert.rejects(
+    () => loadMapDocumentValue(withLayer({ source: { type: "competitions" } })),
+    /competitions source needs the recruitment database/,
+  );
+  await assert.rejects(
+    () => loadMapDocument(join(dir, "nope.json")),
+    /nope\.json: the file does not exist/,
+  );
+  await assert.rejects(
+    () => loadServices({ mapsDir: join(dir, "nothing") }),
+    /maps folder does not exist/,
+  );
+  const bad = join(dir, "bad.json");
+  await Deno.writeTextFile(bad, "{");
+  await assert.rejects(() => loadMapDocument(bad), /bad\.json: not valid JSON/);
+});
+
+Deno.test("the default document passes validation on its own", () => {
+  const doc = validateMapDocument(DEFAULT_DOCUMENT);
+  assert.equal(doc.maps.length, 2);
+  assert.equal(doc.maps[0].layers[1].renderer?.type, "simple");
+});
