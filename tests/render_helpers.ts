@@ -172,3 +172,62 @@ export function countNot(
   }
   return n;
 }
+
+/**
+ * A loader for render workers (`ServiceLoaderSpec` export): one service
+ * "Pool" with a 4326 map "Layers" of two cities over the 110m countries.
+ */
+export async function loadTestServices(): Promise<unknown[]> {
+  const world = await countries("110m");
+  const cities = new MemorySource(
+    [
+      { id: 1, attributes: { name: "Москва" }, geometry: { type: "Point", x: 37.62, y: 55.75 } },
+      { id: 2, attributes: { name: "Lima" }, geometry: { type: "Point", x: -77.03, y: -12.05 } },
+    ],
+    "Point",
+  );
+  return [{
+    name: "Pool",
+    defaultMapName: "Layers",
+    maps: [{
+      name: "Layers",
+      wkid: 4326,
+      backgroundColor: [200, 225, 255],
+      layers: [
+        {
+          id: 0,
+          name: "Cities",
+          geometryType: "Point",
+          source: cities,
+          visible: true,
+          minScale: 0,
+          maxScale: 0,
+          renderer: {
+            type: "simple",
+            transparency: 0,
+            label: "",
+            description: "",
+            symbol: {
+              type: "simple-marker",
+              style: "circle",
+              color: [220, 30, 30, 255],
+              size: 9,
+              angle: 0,
+              xoffset: 0,
+              yoffset: 0,
+            },
+          },
+        },
+        {
+          id: 1,
+          name: "Countries",
+          geometryType: "Polygon",
+          source: new MemorySource(world, "Polygon"),
+          visible: true,
+          minScale: 0,
+          maxScale: 0,
+        },
+      ],
+    }],
+  }];
+}

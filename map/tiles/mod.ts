@@ -51,9 +51,10 @@ export interface TilesConfig {
   metatile: number;
 }
 
+/** Layers whose document source is the recruitment catalogue's competitions (map/document). */
 function defaultIsCompetitionLayer(layer: LayerLike): boolean {
-  const src = layer.source as { collection?: unknown; changeLogCollection?: unknown };
-  return src.changeLogCollection === "competition" || src.collection === "competition";
+  const spec = (layer as { sourceSpec?: { type?: unknown } }).sourceSpec;
+  return spec?.type === "competitions";
 }
 
 let config: TilesConfig = {
