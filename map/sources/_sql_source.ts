@@ -60,6 +60,8 @@ export interface SqlSourceConfig {
   extent(): Extent | null;
   /** Close the database on close() (false when the connection is shared). */
   ownsDb: boolean;
+  /** Catalogue collection the rows belong to (tile invalidation reads change_log by it). */
+  collection?: string;
 }
 
 const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
@@ -69,6 +71,8 @@ export class SqlFeatureSource implements FeatureSource {
   readonly wkid: number;
   readonly geometryType: LayerGeometryType;
   readonly idField: string;
+  /** Catalogue collection behind this table, if any (e.g. "competition"). */
+  readonly collection?: string;
   private readonly statements = new Map<string, StatementSync>();
   private readonly byName = new Map<string, SqlField>();
   private readonly columnMap: ColumnMap = {};
@@ -78,6 +82,7 @@ export class SqlFeatureSource implements FeatureSource {
     this.wkid = cfg.wkid;
     this.geometryType = cfg.geometryType;
     this.idField = cfg.idField;
+    this.collection = cfg.collection;
     registerSqlFunctions(cfg.db);
     this.columnMap[cfg.idField] = cfg.pk;
     for (const f of cfg.attributes) {

@@ -117,6 +117,7 @@ export function openCompetitions(catalog: CompetitionCatalog): FeatureSource {
       return extentCache.extent;
     },
     ownsDb: false,
+    collection: "competition",
   });
   return source;
 }

@@ -30,6 +30,8 @@ Deno.test("the layer holds exactly the published competitions with coordinates",
   ).get() as { id: number } | undefined;
   if (hidden) assert.equal(layer.get(hidden.id), null);
   assert.equal(layer.revision(), String(catalog.revision()));
+  // Tile invalidation recognises the layer by its catalogue collection.
+  assert.equal((layer as { collection?: string }).collection, "competition");
 });
 
 Deno.test("fields carry Russian aliases and read the right columns", () => {
