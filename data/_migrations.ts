@@ -14,6 +14,9 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
   INSERT INTO meta (key, value) VALUES ('revision', '0'), ('last_modified', '');
 
+  -- Record tables: every stored record (published or not) with its exact API
+  -- JSON. doc comes last: columns after a large value are reached only through
+  -- its overflow pages.
   CREATE TABLE agency (
     id INTEGER PRIMARY KEY,
     published INTEGER NOT NULL DEFAULT 1,
@@ -22,14 +25,9 @@ const MIGRATIONS: readonly string[] = [
     doc TEXT NOT NULL
   );
 
-  -- doc comes last in every table: columns after a large value are reached only
-  -- by walking its overflow pages, which made filters on seq 30x slower.
-  -- seq: dense 1..n position among published rows in id order (NULL when not
-  -- published), so deep pages in the default order are an index range, not an OFFSET.
   CREATE TABLE vacancy (
     id INTEGER PRIMARY KEY,
     published INTEGER NOT NULL,
-    seq INTEGER,
     title TEXT NOT NULL,
     agency_id INTEGER NOT NULL,
     agency_title TEXT NOT NULL,
@@ -43,30 +41,12 @@ const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL,
     doc TEXT NOT NULL
   );
-  CREATE UNIQUE INDEX vacancy_seq ON vacancy (seq);
-  CREATE INDEX vacancy_agency ON vacancy (agency_id, seq);
-  CREATE INDEX vacancy_group ON vacancy (group_id, seq);
-  CREATE INDEX vacancy_status ON vacancy (status_id, seq);
-  CREATE INDEX vacancy_publish_date ON vacancy (publish_date, seq);
-  CREATE INDEX vacancy_created_at ON vacancy (created_at, seq);
-  CREATE INDEX vacancy_updated_at ON vacancy (updated_at, seq);
-  CREATE INDEX vacancy_title ON vacancy (title, seq);
-  CREATE INDEX vacancy_salary_from ON vacancy (salary_from, seq);
-  -- Ascending salary with nulls last, served from an index instead of a full sort.
-  CREATE INDEX vacancy_salary_from_nulls_last ON vacancy (salary_from IS NULL, salary_from, seq);
-  CREATE INDEX vacancy_salary_to ON vacancy (salary_to, seq);
-
-  CREATE TABLE vacancy_industry (
-    industry_id INTEGER NOT NULL,
-    vacancy_id INTEGER NOT NULL,
-    PRIMARY KEY (industry_id, vacancy_id)
-  ) WITHOUT ROWID;
-  CREATE INDEX vacancy_industry_vacancy ON vacancy_industry (vacancy_id);
+  CREATE INDEX vacancy_published ON vacancy (published, id);
+  CREATE INDEX vacancy_agency ON vacancy (agency_id);
 
   CREATE TABLE competition (
     id INTEGER PRIMARY KEY,
     published INTEGER NOT NULL,
-    seq INTEGER,
     title TEXT NOT NULL,
     agency_id INTEGER NOT NULL,
     agency_title TEXT NOT NULL,
@@ -84,15 +64,17 @@ const MIGRATIONS: readonly string[] = [
     site_link TEXT NOT NULL,
     doc TEXT NOT NULL
   );
-  CREATE UNIQUE INDEX competition_seq ON competition (seq);
-  CREATE INDEX competition_agency ON competition (agency_id, seq);
-  CREATE INDEX competition_group ON competition (group_id, seq);
-  CREATE INDEX competition_status ON competition (status_id, seq);
-  CREATE INDEX competition_publish_date ON competition (publish_date, seq);
-  CREATE INDEX competition_reception_finished ON competition (reception_finished, seq);
-  CREATE INDEX competition_created_at ON competition (created_at, seq);
-  CREATE INDEX competition_updated_at ON competition (updated_at, seq);
-  CREATE INDEX competition_title ON competition (title, seq);
+  CREATE INDEX competition_published ON competition (published, id);
+  CREATE INDEX competition_agency ON competition (agency_id);
+  CREATE INDEX competition_publish_date ON competition (publish_date);
+  CREATE INDEX competition_reception_finished ON competition (reception_finished);
+
+  CREATE TABLE vacancy_industry (
+    industry_id INTEGER NOT NULL,
+    vacancy_id INTEGER NOT NULL,
+    PRIMARY KEY (industry_id, vacancy_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX vacancy_industry_vacancy ON vacancy_industry (vacancy_id);
 
   CREATE TABLE competition_industry (
     industry_id INTEGER NOT NULL,
@@ -101,6 +83,61 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX competition_industry_competition ON competition_industry (competition_id);
 
+  -- List tables: published records only, compact (no doc), so filters, counts
+  -- and joins with search touch ~100-byte rows instead of ~5 KB ones.
+  -- seq is the dense 1..n position in id order: a deep page in the default
+  -- order is an index range, not an OFFSET.
+  CREATE TABLE vacancy_list (
+    id INTEGER PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    agency_id INTEGER NOT NULL,
+    group_id INTEGER NOT NULL,
+    status_id INTEGER NOT NULL,
+    salary_from REAL,
+    salary_to REAL,
+    publish_date TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    title TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX vacancy_list_seq ON vacancy_list (seq);
+  CREATE INDEX vacancy_list_agency ON vacancy_list (agency_id, seq);
+  CREATE INDEX vacancy_list_group ON vacancy_list (group_id, seq);
+  CREATE INDEX vacancy_list_status ON vacancy_list (status_id, seq);
+  CREATE INDEX vacancy_list_publish_date ON vacancy_list (publish_date, seq);
+  CREATE INDEX vacancy_list_created_at ON vacancy_list (created_at, seq);
+  CREATE INDEX vacancy_list_updated_at ON vacancy_list (updated_at, seq);
+  CREATE INDEX vacancy_list_title ON vacancy_list (title, seq);
+  CREATE INDEX vacancy_list_salary_from ON vacancy_list (salary_from, seq);
+  -- Ascending salary with nulls last, served from an index instead of a full sort.
+  CREATE INDEX vacancy_list_salary_nulls_last ON vacancy_list (salary_from IS NULL, salary_from, seq);
+  CREATE INDEX vacancy_list_salary_to ON vacancy_list (salary_to, seq);
+
+  CREATE TABLE competition_list (
+    id INTEGER PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    agency_id INTEGER NOT NULL,
+    group_id INTEGER NOT NULL,
+    status_id INTEGER NOT NULL,
+    publish_date TEXT NOT NULL,
+    reception_finished TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    lat REAL,
+    lon REAL,
+    title TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX competition_list_seq ON competition_list (seq);
+  CREATE INDEX competition_list_agency ON competition_list (agency_id, seq);
+  CREATE INDEX competition_list_group ON competition_list (group_id, seq);
+  CREATE INDEX competition_list_status ON competition_list (status_id, seq);
+  CREATE INDEX competition_list_publish_date ON competition_list (publish_date, seq);
+  CREATE INDEX competition_list_reception_finished ON competition_list (reception_finished, seq);
+  CREATE INDEX competition_list_created_at ON competition_list (created_at, seq);
+  CREATE INDEX competition_list_updated_at ON competition_list (updated_at, seq);
+  CREATE INDEX competition_list_title ON competition_list (title, seq);
+
+  -- Published competitions with coordinates (the map layer and near= prefilter).
   CREATE VIRTUAL TABLE competition_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
 
   CREATE TABLE change_log (

@@ -133,7 +133,7 @@ export function buildList(
   const info = COLLECTIONS[collection];
   const t = info.table;
   const has = (f: string) => (info.filters as readonly string[]).includes(f);
-  const where: string[] = ["v.seq IS NOT NULL"];
+  const where: string[] = [];
   const params: SQLInputValue[] = [];
 
   const inList = (column: string, ids: number[] | undefined) => {
@@ -198,7 +198,7 @@ export function buildList(
   const order = orderBy(collection, q.ordering ?? [], match !== null);
   const size = pageSizeOf(q);
   const offset = (pageOf(q) - 1) * size;
-  const filtered = where.length > 1;
+  const filtered = where.length > 0;
   if (match === "") {
     // A search word that no record contains: nothing can match.
     return {
@@ -222,14 +222,14 @@ export function buildList(
       plain: false,
     };
   }
-  let from = `${t} AS v`;
+  let from = `${t}_list AS v`;
   if (match !== null) {
     // FTS drives the join: it yields matching rowids in id order, cheaply.
-    from = `${t}_fts AS f CROSS JOIN ${t} AS v ON v.id = f.rowid`;
+    from = `${t}_fts AS f CROSS JOIN ${t}_list AS v ON v.id = f.rowid`;
     where.unshift(`f.${t}_fts MATCH ?`);
     params.unshift(match);
   }
-  const whereSql = where.join(" AND ");
+  const whereSql = where.length ? where.join(" AND ") : "1";
   return {
     count: match !== null && !filtered
       ? `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`

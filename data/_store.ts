@@ -27,16 +27,15 @@ type Table = "vacancy" | "competition";
 interface OldRow {
   doc: string;
   published: number;
-  seq: number | null;
   lat?: number | null;
   lon?: number | null;
 }
 
-/** Per-table bookkeeping of dense `seq` numbers. */
+/** Per-table bookkeeping of the dense `seq` of the list table. */
 interface SeqState {
   maxId: number;
   maxSeq: number;
-  /** Smallest id whose published state changed out of append order; renumber from here. */
+  /** Smallest id that entered or left the list out of append order; renumber from here. */
   renumberFrom: number | null;
 }
 
@@ -119,7 +118,7 @@ export class CatalogWriter {
 
   #seqState(table: Table): SeqState {
     const row = this.#db.prepare(
-      `SELECT coalesce(max(id), 0) AS max_id, (SELECT coalesce(max(seq), 0) FROM ${table}) AS max_seq FROM ${table}`,
+      `SELECT coalesce(max(id), 0) AS max_id, coalesce(max(seq), 0) AS max_seq FROM ${table}_list`,
     ).get() as { max_id: number; max_seq: number };
     return { maxId: row.max_id, maxSeq: row.max_seq, renumberFrom: null };
   }
@@ -146,22 +145,35 @@ export class CatalogWriter {
   }
 
   /**
-   * The seq a row gets now: appended rows are numbered at once; anything else
-   * is left NULL and renumbered in `finish()`.
+   * The seq of a row entering the list (published now, not listed before):
+   * appended rows are numbered at once; others get a temporary negative value
+   * and are renumbered in `finish()`.
    */
-  #assignSeq(table: Table, id: number, published: boolean, old: OldRow | undefined) {
+  #enterSeq(table: Table, id: number): number {
     const st = this.#seq[table];
-    const wasPublished = old ? old.published === 1 : false;
-    let seq: number | null = null;
-    if (published && wasPublished) {
-      seq = old!.seq;
-    } else if (published && !old && id > st.maxId && st.renumberFrom === null) {
-      seq = ++st.maxSeq;
-    } else if (published !== wasPublished || (published && !old)) {
-      st.renumberFrom = st.renumberFrom === null ? id : Math.min(st.renumberFrom, id);
+    if (id > st.maxId && st.renumberFrom === null) {
+      st.maxId = id;
+      return ++st.maxSeq;
     }
-    if (id > st.maxId) st.maxId = id;
-    return seq;
+    this.#leaveSeq(table, id);
+    return -id;
+  }
+
+  /** Notes that a row left the list, so later rows need renumbering. */
+  #leaveSeq(table: Table, id: number): void {
+    const st = this.#seq[table];
+    st.renumberFrom = st.renumberFrom === null ? id : Math.min(st.renumberFrom, id);
+  }
+
+  /** Removes a previously published row from the list table and search index; returns its seq. */
+  #unlist(table: Table, id: number): number | undefined {
+    const row = this.#stmt(`SELECT seq FROM ${table}_list WHERE id = ?`).get(id) as
+      | { seq: number }
+      | undefined;
+    if (!row) return undefined;
+    this.#run(`DELETE FROM ${table}_list WHERE id = ?`, id);
+    this.#run(`DELETE FROM ${table}_fts WHERE rowid = ?`, id);
+    return row.seq;
   }
 
   /** Inserts or replaces an agency. */
@@ -200,27 +212,24 @@ export class CatalogWriter {
   /** Inserts or replaces a vacancy. */
   putVacancy(v: Vacancy): PutOutcome {
     const doc = toJson(normalizeVacancy(v));
-    const old = this.#stmt("SELECT doc, published, seq FROM vacancy WHERE id = ?").get(v.id) as
+    const old = this.#stmt("SELECT doc, published FROM vacancy WHERE id = ?").get(v.id) as
       | OldRow
       | undefined;
     this.#ensureAgency(v.agency);
     if (old?.doc === doc) return this.#count("unchanged");
-    if (old) {
-      if (old.published) this.#run("DELETE FROM vacancy_fts WHERE rowid = ?", v.id);
-      this.#run("DELETE FROM vacancy_industry WHERE vacancy_id = ?", v.id);
-      // Free the seq before REPLACE so the unique index never sees it twice.
-      this.#run("DELETE FROM vacancy WHERE id = ?", v.id);
-    }
     const published = isPublished(v);
-    const seq = this.#assignSeq("vacancy", v.id, published, old);
+    let seq: number | undefined;
+    if (old) {
+      seq = old.published ? this.#unlist("vacancy", v.id) : undefined;
+      if (seq !== undefined && !published) this.#leaveSeq("vacancy", v.id);
+      this.#run("DELETE FROM vacancy_industry WHERE vacancy_id = ?", v.id);
+    }
     this.#run(
-      `INSERT INTO vacancy (id, doc, published, seq, title, agency_id, agency_title, group_id,
-        group_title, status_id, salary_from, salary_to, publish_date, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO vacancy (id, published, title, agency_id, agency_title, group_id,
+        group_title, status_id, salary_from, salary_to, publish_date, created_at, updated_at, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       v.id,
-      doc,
       published ? 1 : 0,
-      seq,
       v.title,
       v.agency.id,
       v.agency.title,
@@ -232,11 +241,27 @@ export class CatalogWriter {
       v.publish_date,
       v.created_at,
       v.updated_at,
+      doc,
     );
     for (const ind of new Set(v.industries.map((i) => i.id))) {
       this.#run("INSERT INTO vacancy_industry (industry_id, vacancy_id) VALUES (?, ?)", ind, v.id);
     }
     if (published) {
+      this.#run(
+        `INSERT INTO vacancy_list (id, seq, agency_id, group_id, status_id, salary_from, salary_to,
+          publish_date, created_at, updated_at, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        v.id,
+        seq ?? this.#enterSeq("vacancy", v.id),
+        v.agency.id,
+        v.groups_of_positions.id,
+        v.status.id,
+        money(v.salary_from),
+        money(v.salary_to),
+        v.publish_date,
+        v.created_at,
+        v.updated_at,
+        v.title,
+      );
       this.#index("vacancy", v.id, vacancySearchTexts(v));
     }
     return this.#count(old ? "updated" : "inserted");
@@ -246,32 +271,30 @@ export class CatalogWriter {
   putCompetition(c: Competition): PutOutcome {
     const doc = toJson(normalizeCompetition(c));
     const old = this.#stmt(
-      "SELECT doc, published, seq, lat, lon FROM competition WHERE id = ?",
+      "SELECT doc, published, lat, lon FROM competition WHERE id = ?",
     ).get(c.id) as OldRow | undefined;
     this.#ensureAgency(c.agency);
     if (old?.doc === doc) return this.#count("unchanged");
+    const published = isPublished(c);
+    let seq: number | undefined;
     if (old) {
       if (old.published) {
-        this.#run("DELETE FROM competition_fts WHERE rowid = ?", c.id);
+        seq = this.#unlist("competition", c.id);
         this.#run("DELETE FROM competition_rtree WHERE id = ?", c.id);
       }
+      if (seq !== undefined && !published) this.#leaveSeq("competition", c.id);
       this.#run("DELETE FROM competition_industry WHERE competition_id = ?", c.id);
-      this.#run("DELETE FROM competition WHERE id = ?", c.id);
     }
-    const published = isPublished(c);
-    const seq = this.#assignSeq("competition", c.id, published, old);
     const lat = coordinate(c.document_reception_map_latitude);
     const lon = coordinate(c.document_reception_map_longitude);
     const located = lat !== null && lon !== null;
     this.#run(
-      `INSERT INTO competition (id, doc, published, seq, title, agency_id, agency_title, group_id,
+      `INSERT OR REPLACE INTO competition (id, published, title, agency_id, agency_title, group_id,
         group_title, status_id, competition_type, publish_date, reception_finished, created_at,
-        updated_at, lat, lon, address_text, site_link)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        updated_at, lat, lon, address_text, site_link, doc)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       c.id,
-      doc,
       published ? 1 : 0,
-      seq,
       c.title,
       c.agency.id,
       c.agency.title,
@@ -287,6 +310,7 @@ export class CatalogWriter {
       located ? lon : null,
       htmlToText(c.document_reception_address),
       c.site_link,
+      doc,
     );
     for (const ind of new Set(c.industries)) {
       this.#run(
@@ -296,6 +320,23 @@ export class CatalogWriter {
       );
     }
     if (published) {
+      this.#run(
+        `INSERT INTO competition_list (id, seq, agency_id, group_id, status_id, publish_date,
+          reception_finished, created_at, updated_at, lat, lon, title)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        c.id,
+        seq ?? this.#enterSeq("competition", c.id),
+        c.agency.id,
+        c.groups_of_positions.id,
+        c.status.id,
+        c.publish_date,
+        c.document_reception_finished,
+        c.created_at,
+        c.updated_at,
+        located ? lat : null,
+        located ? lon : null,
+        c.title,
+      );
       this.#index("competition", c.id, competitionSearchTexts(c));
       if (located) {
         this.#run(
@@ -341,17 +382,17 @@ export class CatalogWriter {
   }
 }
 
-/** Re-derives dense seq numbers for published rows with id >= `fromId`. */
+/** Re-derives dense seq numbers of listed rows with id >= `fromId`. */
 function renumber(db: DatabaseSync, table: Table, fromId: number): void {
-  const base = db.prepare(
-    `SELECT count(*) AS n FROM ${table} WHERE published = 1 AND id < ?`,
-  ).get(fromId) as { n: number };
-  db.prepare(`UPDATE ${table} SET seq = NULL WHERE id >= ? AND seq IS NOT NULL`).run(fromId);
+  const base = db.prepare(`SELECT count(*) AS n FROM ${table}_list WHERE id < ?`).get(fromId) as {
+    n: number;
+  };
+  // Negative first: the unique index must never see a seq twice mid-update.
+  db.prepare(`UPDATE ${table}_list SET seq = -id WHERE id >= ?`).run(fromId);
   db.prepare(
-    `UPDATE ${table} SET seq = r.rn + ? FROM (
-       SELECT id, row_number() OVER (ORDER BY id) AS rn FROM ${table}
-       WHERE published = 1 AND id >= ?
-     ) AS r WHERE ${table}.id = r.id`,
+    `UPDATE ${table}_list SET seq = r.rn + ? FROM (
+       SELECT id, row_number() OVER (ORDER BY id) AS rn FROM ${table}_list WHERE id >= ?
+     ) AS r WHERE ${table}_list.id = r.id`,
   ).run(base.n, fromId);
 }
 

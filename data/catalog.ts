@@ -91,11 +91,12 @@ export class Catalog {
     this.#checkFresh();
     if (sql.plain) {
       // Default order, no filter: the dense seq makes any page an index range.
-      const count = (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}`).get() as {
+      const count = (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}_list`).get() as {
         n: number;
       }).n;
       const rows = this.#stmt(
-        `SELECT doc FROM ${table} WHERE seq > ? AND seq <= ? ORDER BY seq`,
+        `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
+         WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
       ).all(sql.offset, sql.offset + sql.limit) as { doc: string }[];
       return { count, docs: rows.map((r) => r.doc) };
     }

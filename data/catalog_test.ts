@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openCatalog } from "./catalog.ts";
 import { SCHEMA_VERSION } from "./_migrations.ts";
-import { demoDb, idsOf, publishedRecords, tempDir } from "./_testing.ts";
+import { allRecords, demoDb, idsOf, publishedRecords, tempDir, writeJson } from "./_testing.ts";
+import { importFiles } from "./import.ts";
 import type { ListQuery } from "./_query.ts";
 
 type Rec = Record<string, unknown>;
@@ -109,11 +110,12 @@ Deno.test("read-only catalogue sees commits of another connection", async () => 
     const reader = openCatalog(path, { readonly: true });
     const before = reader.list("vacancies", { agency: [1] }).count;
     assert.ok(before > 0);
-    const writer = new DatabaseSync(path);
-    // Unpublish through the columns the reader filters on.
-    writer.exec("UPDATE vacancy SET seq = NULL, published = 0 WHERE agency_id = 1");
-    writer.close();
+    // Another connection (as the import process would) unpublishes agency 1's vacancies.
+    const mine = allRecords(path, "vacancy").filter((r) => (r.agency as { id: number }).id === 1)
+      .map((r) => ({ ...r, is_removed: true }));
+    await importFiles(path, [await writeJson(dir, "hide.json", mine)]);
     assert.equal(reader.list("vacancies", { agency: [1] }).count, 0);
+    assert.equal(reader.revision(), 2);
     assert.throws(() => reader.db.exec("DELETE FROM vacancy"));
     reader.close();
   } finally {

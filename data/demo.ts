@@ -65,9 +65,10 @@ export function createDemoDatabase(path: string, opts: DemoOptions = {}): DemoRe
   }
   const db = new DatabaseSync(path);
   try {
-    // A fresh file has nothing to protect: skip the journal while loading,
-    // then switch to WAL for readers and later imports.
-    db.exec("PRAGMA journal_mode = OFF");
+    // A fresh file has nothing to protect: keep the rollback journal in memory
+    // while loading (OFF is refused in SQLite's defensive mode), then switch to
+    // WAL for readers and later imports.
+    db.exec("PRAGMA journal_mode = MEMORY");
     db.exec("PRAGMA synchronous = OFF");
     db.exec("PRAGMA cache_size = -262144");
     db.exec("PRAGMA temp_store = MEMORY");
@@ -101,6 +102,8 @@ export function createDemoDatabase(path: string, opts: DemoOptions = {}): DemoRe
       nCompetitions,
       (w, id) => w.putCompetition(Competition.parse(generateCompetition(rng, agencies, id))),
     );
+    // The batches are one logical import: revision 1.
+    db.exec("UPDATE meta SET value = '1' WHERE key = 'revision'");
     // One FTS segment per table and fresh planner statistics make reads fast.
     db.exec("INSERT INTO vacancy_fts (vacancy_fts) VALUES ('optimize')");
     db.exec("INSERT INTO competition_fts (competition_fts) VALUES ('optimize')");

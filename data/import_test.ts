@@ -185,7 +185,7 @@ Deno.test("import: re-import updates, unchanged records leave the revision alone
     const c2 = openCatalog(path, { readonly: true });
     assert.deepEqual(idsOf(c2.list("vacancies").docs), [0, 1, 2, 9]);
     assert.deepEqual(idsOf(c2.list("vacancies", { page: 2, pageSize: 3 }).docs), [9]);
-    const seqs = c2.db.prepare("SELECT id, seq FROM vacancy ORDER BY id").all();
+    const seqs = c2.db.prepare("SELECT id, seq FROM vacancy_list ORDER BY id").all();
     assert.deepEqual(seqs.map((r) => [r.id, r.seq]), [[0, 1], [1, 2], [2, 3], [9, 4]]);
     c2.close();
   } finally {
