@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { Catalog, openCatalog } from "./catalog.ts";
 import { type CollectionName, COLLECTIONS } from "./collections.ts";
 import { Agency, Competition, Vacancy } from "./schemas.ts";
-import { CatalogWriter, inTransaction, type WriteStats } from "./_store.ts";
+import { CatalogWriter, type WriteStats } from "./_store.ts";
 import {
   detectCollection,
   normalizeTimestamps,
@@ -100,18 +100,114 @@ export function writeRecords(
   }
 }
 
-/** Reads a file's records, turning shape problems into ImportErrors. */
-function* fileRecords(file: string, text: string): Generator<RawRecord> {
+/** Turns shape problems into ImportErrors naming the file. */
+function shapeError(file: string, err: unknown): unknown {
+  if (!(err instanceof ShapeError)) return err;
+  const at = err.index === undefined
+    ? ""
+    : `: record ${err.index}${err.line ? ` (line ${err.line})` : ""}`;
+  return new ImportError(`${file}${at}: ${err.message}`, file, err.index);
+}
+
+/** Records of a file, in batches; NDJSON streams, other shapes are parsed whole. */
+async function* fileBatches(file: string): AsyncGenerator<RawRecord[]> {
+  let lines: AsyncGenerator<string>;
   try {
-    yield* recordsOfText(text);
+    lines = readLines(await Deno.open(file));
   } catch (err) {
-    if (err instanceof ShapeError) {
-      const at = err.index === undefined
-        ? ""
-        : `: record ${err.index}${err.line ? ` (line ${err.line})` : ""}`;
-      throw new ImportError(`${file}${at}: ${err.message}`, file, err.index);
+    throw new ImportError(`${file}: cannot read the file: ${(err as Error).message}`, file);
+  }
+  try {
+    const first = await nextNonEmpty(lines);
+    if (first === null) throw new ShapeError("the file is empty");
+    const second = first.text.trimStart().startsWith("{") && parsesAsJson(first.text)
+      ? await nextNonEmpty(lines, first.line)
+      : null;
+    if (second === null) {
+      // One JSON document (array, envelope or record), possibly pretty-printed.
+      const rest: string[] = [];
+      for await (const l of lines) rest.push(l);
+      yield [...recordsOfText([first.text, ...rest].join("\n"))];
+      return;
     }
-    throw err;
+    // NDJSON: one record per line, streamed in batches so big files fit in memory.
+    let batch: RawRecord[] = [];
+    let index = 0;
+    const push = (text: string, line: number) => {
+      batch.push({ index, line, value: parseLine(text, index, line) });
+      index++;
+    };
+    push(first.text, first.line);
+    push(second.text, second.line);
+    let line = second.line;
+    for await (const l of lines) {
+      line++;
+      if (l.trim() === "") continue;
+      push(l, line);
+      if (batch.length >= 1000) {
+        yield batch;
+        batch = [];
+      }
+    }
+    yield batch;
+  } catch (err) {
+    throw shapeError(file, err);
+  } finally {
+    await lines.return(undefined);
+  }
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseLine(text: string, index: number, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ShapeError(`not valid JSON: ${(err as Error).message}`, index, line);
+  }
+}
+
+/** The next non-blank line after line number `after` (1-based), with its number. */
+async function nextNonEmpty(
+  lines: AsyncGenerator<string>,
+  after = 0,
+): Promise<{ text: string; line: number } | null> {
+  let line = after;
+  for (;;) {
+    const r = await lines.next();
+    if (r.done) return null;
+    line++;
+    const text = line === 1 ? r.value.replace(/^\uFEFF/, "") : r.value;
+    if (text.trim() !== "") return { text, line };
+  }
+}
+
+/** Lines of a file (without their "\n"), decoded as UTF-8; closes the file. */
+async function* readLines(f: Deno.FsFile): AsyncGenerator<string> {
+  let buf = "";
+  try {
+    for await (const chunk of f.readable.pipeThrough(new TextDecoderStream())) {
+      buf += chunk;
+      let start = 0;
+      let nl: number;
+      while ((nl = buf.indexOf("\n", start)) >= 0) {
+        yield buf.slice(start, nl);
+        start = nl + 1;
+      }
+      buf = buf.slice(start);
+    }
+    if (buf !== "") yield buf;
+  } finally {
+    try {
+      f.close();
+    } catch { /* the stream already closed it */ }
   }
 }
 
@@ -146,26 +242,26 @@ export async function importFiles(
   files: readonly string[],
   opts: ImportOptions = {},
 ): Promise<ImportReport> {
-  const texts: [string, string][] = [];
-  for (const file of files) {
-    try {
-      texts.push([file, await Deno.readTextFile(file)]);
-    } catch (err) {
-      throw new ImportError(`${file}: cannot read the file: ${(err as Error).message}`, file);
-    }
-  }
   const { catalog, owned } = writableCatalog(target);
   try {
     const counts = emptyCounts();
-    const stats = inTransaction(catalog.db, () => {
-      const writer = new CatalogWriter(catalog.db, opts.now);
-      for (const [file, text] of texts) {
-        writeRecords(writer, file, fileRecords(file, text), opts.collection, counts);
+    const db = catalog.db;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      // Created inside the transaction: it reads the current seq state.
+      const writer = new CatalogWriter(db, opts.now);
+      for (const file of files) {
+        for await (const batch of fileBatches(file)) {
+          writeRecords(writer, file, batch, opts.collection, counts);
+        }
       }
       writer.finish();
-      return writer.stats;
-    });
-    return { ...stats, records: counts, revision: catalog.revision() };
+      db.exec("COMMIT");
+      return { ...writer.stats, records: counts, revision: catalog.revision() };
+    } catch (err) {
+      db.exec("ROLLBACK");
+      throw err;
+    }
   } finally {
     if (owned) catalog.close();
   }

@@ -257,3 +257,30 @@ Deno.test("import: change_log rows record new and old coordinates of changed com
     await cleanup();
   }
 });
+
+Deno.test("import: large NDJSON streams in batches; a bad line deep inside still rolls back", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = `${dir}/i.db`;
+    const lines = Array.from({ length: 2500 }, (_, i) => JSON.stringify(sampleVacancy(i + 1)));
+    const good = `${dir}/big.ndjson`;
+    await Deno.writeTextFile(good, "\uFEFF" + lines.join("\r\n") + "\r\n\r\n");
+    const r = await importFiles(path, [good]);
+    assert.equal(r.records.vacancies, 2500);
+    const bad = `${dir}/bad.ndjson`;
+    const broken = [...lines.map((l) => l.replace('"title":"', '"title":"Новый ')), ""];
+    broken[2100] = JSON.stringify({ ...sampleVacancy(2101), salary_to: "много" });
+    await Deno.writeTextFile(bad, broken.join("\n"));
+    const before = snapshot(path);
+    await assert.rejects(
+      importFiles(path, [bad]),
+      /bad\.ndjson: record 2100 \(line 2101\): vacancy field salary_to/,
+    );
+    assert.equal(snapshot(path), before);
+    const catalog = openCatalog(path, { readonly: true });
+    assert.equal(catalog.list("vacancies", { search: "новый" }).count, 0);
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});

@@ -145,9 +145,11 @@ export async function sync(baseUrl: string, opts: SyncOptions): Promise<ImportRe
   const { catalog, owned } = writableCatalog(opts.target);
   const db = catalog.db;
   const counts = emptyCounts();
-  const writer = new CatalogWriter(db, opts.now);
   db.exec("BEGIN IMMEDIATE");
+  let writer: CatalogWriter;
   try {
+    // Created inside the transaction: it reads the current seq state.
+    writer = new CatalogWriter(db, opts.now);
     const agenciesUrl = new URL("api/v1/agencies/for_vacancies/", base).href;
     const agencies = await getJson(agenciesUrl, opts);
     if (!Array.isArray(agencies)) {
