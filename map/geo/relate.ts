@@ -23,6 +23,7 @@ import {
   bboxOf,
   extentsIntersect,
   forEachSegment,
+  forEachSegmentNear,
   locate,
   type Location,
   pointSegmentDistance,
@@ -132,9 +133,7 @@ function sample(
           if (pointSegmentDistance(p, s0, s1) <= eps) ts.push(param(p));
         }
       }
-      const box = segmentBox(s0, s1);
-      forEachSegment(y, (q0, q1) => {
-        if (!segmentBoxHits(q0, q1, box, eps)) return;
+      forEachSegmentNear(y, segmentBox(s0, s1), eps, (q0, q1) => {
         for (const p of segmentIntersection(s0, s1, q0, q1)) {
           ts.push(param(p));
           emit(p, locate(p, x, eps), 0);
@@ -223,10 +222,8 @@ export function intersects(a: Geometry, b: Geometry): boolean {
   let hit = false;
   forEachSegment(sa, (a0, a1) => {
     if (hit || !segmentBoxHits(a0, a1, sb.bbox!, eps)) return;
-    const box = segmentBox(a0, a1);
-    forEachSegment(sb, (b0, b1) => {
-      if (hit || !segmentBoxHits(b0, b1, box, 0)) return;
-      if (segmentIntersection(a0, a1, b0, b1).length > 0) hit = true;
+    forEachSegmentNear(sb, segmentBox(a0, a1), 0, (b0, b1) => {
+      if (!hit && segmentIntersection(a0, a1, b0, b1).length > 0) hit = true;
     });
   });
   if (hit) return true;
@@ -247,6 +244,11 @@ export function envelopeIntersects(a: Geometry, b: Geometry): boolean {
   const ea = bboxOf(a);
   const eb = bboxOf(b);
   return ea !== null && eb !== null && extentsIntersect(ea, eb);
+}
+
+function boxInside(inner: Extent, outer: Extent): boolean {
+  return inner.xmin >= outer.xmin && inner.xmax <= outer.xmax && inner.ymin >= outer.ymin &&
+    inner.ymax <= outer.ymax;
 }
 
 /** Matrix-based predicate with the bounding-box short cut. */
@@ -270,6 +272,9 @@ function byMatrix(
  * ```
  */
 export function within(a: Geometry, b: Geometry): boolean {
+  const ea = bboxOf(a);
+  const eb = bboxOf(b);
+  if (!ea || !eb || !boxInside(ea, eb)) return false;
   return byMatrix(a, b, (m) => m[0] >= 0 && m[2] < 0 && m[5] < 0);
 }
 
@@ -282,6 +287,9 @@ export function within(a: Geometry, b: Geometry): boolean {
  * ```
  */
 export function contains(a: Geometry, b: Geometry): boolean {
+  const ea = bboxOf(a);
+  const eb = bboxOf(b);
+  if (!ea || !eb || !boxInside(eb, ea)) return false;
   return byMatrix(a, b, (m) => m[0] >= 0 && m[6] < 0 && m[7] < 0);
 }
 

@@ -172,3 +172,18 @@ Deno.test("bounding boxes and degenerate envelopes", () => {
   assert.ok(crosses(env(-1, 1, 3, 1), square));
   assert.ok(!intersects({ type: "Polygon", rings: [] }, square));
 });
+
+Deno.test("real outlines: Natural Earth Russia and Kazakhstan", async () => {
+  const { openWorldAtlas } = await import("../sources/world_atlas.ts");
+  const countries = await openWorldAtlas({ scale: "50m" });
+  const byName = (name: string) =>
+    countries.query({}).find((f) => f.attributes.name === name)!.geometry!;
+  const russia = byName("Russia");
+  const kazakhstan = byName("Kazakhstan");
+  assert.ok(touches(russia, kazakhstan) && !overlaps(russia, kazakhstan));
+  assert.equal(relateMatrix(russia, kazakhstan), "FF2F11212");
+  assert.ok(within(pt(37.6173, 55.7558), russia) && !intersects(pt(37.6173, 55.7558), kazakhstan));
+  const box = env(30, 50, 40, 60);
+  assert.ok(overlaps(box, russia) && !contains(box, russia) && !within(box, russia));
+  assert.ok(within(env(37, 55, 38, 56), russia));
+});
