@@ -191,7 +191,10 @@ async function buildLayer(
     minScale: spec.minScale,
     maxScale: spec.maxScale,
     definitionExpression: spec.definitionExpression,
-    definition,
+    // Re-parsed on each read so CURRENT_DATE in a definition stays current.
+    get definition() {
+      return definition === undefined ? undefined : parseWhere(spec.definitionExpression, fields);
+    },
     hyperlinkField,
     renderer: fixedRenderer,
     labels,

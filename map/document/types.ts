@@ -29,8 +29,8 @@ export interface MapLayer {
   maxScale: number;
   /** The layer's own filter ("" for none), always applied. */
   definitionExpression: string;
-  /** `definitionExpression` parsed against `fields` (undefined for none). */
-  definition?: WhereNode;
+  /** `definitionExpression` parsed against `fields` (undefined for none), freshly on each read. */
+  readonly definition?: WhereNode;
   hyperlinkField?: string;
   renderer: RendererSpec;
   labels?: LabelSpec;

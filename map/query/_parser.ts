@@ -299,6 +299,17 @@ class Parser {
   private word(t: Token): ValueNode {
     const upper = t.text.toUpperCase();
     if (upper === "NULL") return { kind: "literal", value: null };
+    // The current date/time is fixed when the clause is parsed (parse per request).
+    if (upper === "CURRENT_DATE" && this.peek().kind !== "(") {
+      const now = new Date();
+      return {
+        kind: "literal",
+        value: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+      };
+    }
+    if (upper === "CURRENT_TIMESTAMP" && this.peek().kind !== "(") {
+      return { kind: "literal", value: Date.now() };
+    }
     if ((upper === "DATE" || upper === "TIMESTAMP") && this.peek().kind === "string") {
       const s = this.next();
       const ms = parseDateLiteral(s.text);

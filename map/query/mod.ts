@@ -15,7 +15,8 @@
  *   is the case-insensitive search;
  * - `/` is real division; division by zero gives NULL;
  * - dates are epoch milliseconds; `date 'YYYY-MM-DD[ HH:MM:SS]'` and
- *   `timestamp '…'` literals are UTC.
+ *   `timestamp '…'` literals are UTC; CURRENT_DATE (today, 00:00 UTC) and
+ *   CURRENT_TIMESTAMP are fixed when the clause is parsed, so parse per request.
  *
  * @module
  */

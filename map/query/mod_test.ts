@@ -129,6 +129,8 @@ const CASES: [string, number[]][] = [
   ["[pop] < 500000", [4]],
   ["1 = 1", [1, 2, 3, 4, 5]],
   ["area > pop", []],
+  ["founded < CURRENT_DATE", [1, 2, 3, 4]],
+  ["founded > CURRENT_TIMESTAMP - 1000", []],
 ];
 
 Deno.test("SQL and in-memory evaluation agree on every clause", () => {
