@@ -39,9 +39,9 @@ export class Catalog {
   /** Whether the connection is read-only. */
   readonly readonly: boolean;
   readonly #stmts = new Map<string, StatementSync>();
-  /** Counts of filtered lists; valid while `PRAGMA data_version` is unchanged. */
+  /** Counts of filtered lists, valid while the data is unchanged (see #checkFresh). */
   readonly #counts = new Map<string, number>();
-  #dataVersion = -1;
+  #dataVersion = "";
 
   /** Use {@linkcode openCatalog}. */
   constructor(db: DatabaseSync, path: string, readonly: boolean) {
@@ -67,12 +67,19 @@ export class Catalog {
     return rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
   }
 
-  /** Drops cached counts when another connection (an import) has committed. */
+  /**
+   * Drops cached counts when the data may have changed: `data_version` moves on
+   * commits of other connections (an import process), `total_changes()` on
+   * writes through this one.
+   */
   #checkFresh(): void {
-    const v = (this.#stmt("PRAGMA data_version").get() as { data_version: number }).data_version;
-    if (v !== this.#dataVersion) {
+    const r = this.#stmt(
+      "SELECT data_version AS v, total_changes() AS c FROM pragma_data_version",
+    ).get() as { v: number; c: number };
+    const version = `${r.v}:${r.c}`;
+    if (version !== this.#dataVersion) {
       this.#counts.clear();
-      this.#dataVersion = v;
+      this.#dataVersion = version;
     }
   }
 

@@ -337,3 +337,24 @@ Deno.test("ordering: each field, both directions, nulls last, id tiebreak, unkno
     await cleanup();
   }
 });
+
+Deno.test("counts cached per query are dropped after writes through the same connection", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 40, competitions: 5, agencies: 2 });
+    const catalog = openCatalog(path);
+    const before = catalog.list("vacancies", { agency: [2] }).count;
+    const theirs = allRecords(path, "vacancy").filter((r) =>
+      (r.agency as { id: number }).id === 2 && r.is_public === true && r.is_removed === false
+    );
+    assert.equal(before, theirs.length);
+    await importFiles(catalog, [
+      await writeJson(dir, "h.json", [{ ...theirs[0], is_public: false }]),
+    ]);
+    assert.equal(catalog.list("vacancies", { agency: [2] }).count, before - 1);
+    assert.equal(catalog.list("vacancies").count, publishedRecords(path, "vacancy").length);
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
