@@ -12,10 +12,7 @@ import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import { queryOperations } from "../map/ops/query.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
-import type { FieldInfo } from "../map/types.ts";
-import type { MapLayer } from "../map/soap/operation.ts";
-import type { FeatureSource } from "../map/sources/source.ts";
-import { openGeoPackage } from "../map/sources/geopackage.ts";
+import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { projectPoint } from "../map/geo/projection.ts";
 import {
@@ -284,7 +281,7 @@ export function writeFixtureGeoPackage(dir: string): string {
   return path;
 }
 
-/** Document-style aliases of the fixture's fields. */
+/** Aliases the fixture documents give the fields. */
 const ALIASES: Readonly<Record<string, string>> = {
   NAME: "Name",
   POP: "Population",
@@ -294,82 +291,132 @@ const ALIASES: Readonly<Record<string, string>> = {
   KIND: "Kind",
 };
 
-function layerOf(
-  id: number,
-  name: string,
-  source: FeatureSource,
-  extra: Partial<MapLayer> = {},
-): MapLayer {
-  const fields: FieldInfo[] = source.fields().map((f) => ({
-    ...f,
-    alias: ALIASES[f.name] ?? f.alias,
-  }));
+/** Attribute fields of each fixture table. */
+const TABLE_FIELDS: Readonly<Record<string, string[]>> = {
+  Cities: ["NAME", "POP", "AREA", "FOUNDED", "URL"],
+  Regions: ["NAME", "KIND"],
+  Roads: ["NAME"],
+};
+
+function layerSpec(name: string, table: string, extra: Record<string, unknown> = {}) {
   return {
-    id,
     name,
     description: `${name} of the fixture`,
-    source,
-    geometryType: source.geometryType,
-    fields,
+    source: { type: "geopackage", path: "../fixture.gpkg", table },
+    aliases: Object.fromEntries(
+      Object.entries(ALIASES).filter(([field]) => TABLE_FIELDS[table].includes(field)),
+    ),
     displayField: "NAME",
-    visible: true,
-    minScale: 0,
-    maxScale: 0,
-    definitionExpression: "",
     ...extra,
   };
 }
 
 /**
- * The GeoPackage fixture as a map service: map "Layers" (WGS 84) with
+ * The map document of the GeoPackage fixture: map "Layers" (WGS 84) with
  * Cities (0, hyperlinks in URL), Regions (1), Roads (2, stored in Web
  * Mercator), BigCities (3: Cities with the definition expression
- * `POP > 1500000`), HiddenCities (4: not visible, drawn only below 1:1,000,000);
- * map "Mercator" (3857) with Cities (0) and Regions (1).
+ * `POP > 1500000`), HiddenCities (4: not visible, drawn only below
+ * 1:1,000,000); map "Mercator" (3857) with Cities (0) and Regions (1).
  */
-export function fixtureService(gpkg: string, name = "Fixture"): MapService {
-  const open = (table: string) => openGeoPackage(gpkg, { table });
-  const world = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
-  const mercWorld = {
-    xmin: -20037508.342789244,
-    ymin: -20037508.342789244,
-    xmax: 20037508.342789244,
-    ymax: 20037508.342789244,
-  };
+export function fixtureDocument(name = "Fixture", limits?: Record<string, number>): unknown {
   return {
     name,
     description: "GeoPackage fixture",
-    defaultMapName: "Layers",
+    defaultMap: "Layers",
+    ...(limits ? { limits } : {}),
     maps: [
       {
         name: "Layers",
         description: "Fixture in WGS 84",
         wkid: 4326,
-        fullExtent: world,
+        fullExtent: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
         initialExtent: { xmin: 20, ymin: 40, xmax: 140, ymax: 70 },
-        units: "esriDecimalDegrees",
-        backgroundColor: [255, 255, 255],
         layers: [
-          layerOf(0, "Cities", open("Cities"), { hyperlinkField: "URL" }),
-          layerOf(1, "Regions", open("Regions")),
-          layerOf(2, "Roads", open("Roads")),
-          layerOf(3, "BigCities", open("Cities"), { definitionExpression: "POP > 1500000" }),
-          layerOf(4, "HiddenCities", open("Cities"), { visible: false, minScale: 1000000 }),
+          layerSpec("Cities", "Cities", { hyperlinkField: "URL" }),
+          layerSpec("Regions", "Regions"),
+          layerSpec("Roads", "Roads"),
+          layerSpec("BigCities", "Cities", { definitionExpression: "POP > 1500000" }),
+          layerSpec("HiddenCities", "Cities", { visible: false, minScale: 1000000 }),
         ],
       },
       {
         name: "Mercator",
         description: "Fixture in Web Mercator",
-        wkid: 3857,
-        fullExtent: mercWorld,
+        wkid: 102100,
+        fullExtent: {
+          xmin: -20037508.342789244,
+          ymin: -20037508.342789244,
+          xmax: 20037508.342789244,
+          ymax: 20037508.342789244,
+        },
         initialExtent: { xmin: 2e6, ymin: 5e6, xmax: 1.5e7, ymax: 1e7 },
-        units: "esriMeters",
-        backgroundColor: [255, 255, 255],
         layers: [
-          layerOf(0, "Cities", open("Cities"), { hyperlinkField: "URL" }),
-          layerOf(1, "Regions", open("Regions")),
+          layerSpec("Cities", "Cities", { hyperlinkField: "URL" }),
+          layerSpec("Regions", "Regions"),
         ],
       },
     ],
-  } as unknown as MapService;
+  };
+}
+
+/** A written fixture: the GeoPackage and a `--maps` folder of documents. */
+export interface Fixture {
+  dir: string;
+  gpkg: string;
+  mapsDir: string;
+  /** The services loaded from `mapsDir` (Fixture, and Capped with MaximumRecordCount 3). */
+  services: MapService[];
+  /** Closes the sources and removes the files. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Writes the fixture GeoPackage and two map documents (`Fixture`, and
+ * `Capped` with `limits.maxRecordCount` 3) into a temp dir, and loads them
+ * the way `--maps DIR` does.
+ */
+export async function createFixture(): Promise<Fixture> {
+  const dir = await Deno.makeTempDir({ prefix: "soap-query-fixture-" });
+  const gpkg = writeFixtureGeoPackage(dir);
+  const mapsDir = `${dir}/maps`;
+  await Deno.mkdir(mapsDir);
+  await Deno.writeTextFile(`${mapsDir}/Fixture.json`, JSON.stringify(fixtureDocument(), null, 2));
+  await Deno.writeTextFile(
+    `${mapsDir}/Capped.json`,
+    JSON.stringify(fixtureDocument("Capped", { maxRecordCount: 3 }), null, 2),
+  );
+  const services = await loadServices({ mapsDir });
+  return {
+    dir,
+    gpkg,
+    mapsDir,
+    services,
+    async dispose() {
+      const sources = new Set(
+        services.flatMap((s) => s.maps.flatMap((m) => m.layers.map((l) => l.source))),
+      );
+      for (const source of sources) {
+        try {
+          source.close?.();
+        } catch {
+          // Layers of one GeoPackage may share a connection that an earlier close() ended.
+        }
+      }
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Runs `fn` with a server publishing the fixture services. */
+export async function withFixture(
+  fn: (s: QueryServer, f: Fixture) => Promise<void>,
+): Promise<void> {
+  const fixture = await createFixture();
+  const server = await startQueryServer(fixture.services);
+  try {
+    await fn(server, fixture);
+  } finally {
+    await server.close();
+    await fixture.dispose();
+  }
 }

@@ -8,7 +8,6 @@ import { memoryService } from "./_soap_helpers.ts";
 import {
   call,
   expectClientFault,
-  fixtureService,
   imageDisplay,
   items,
   mapDescription,
@@ -16,7 +15,7 @@ import {
   pointArg,
   startQueryServer,
   typed,
-  writeFixtureGeoPackage,
+  withFixture,
 } from "./_soap_query_fixtures.ts";
 
 const KM = 1000;
@@ -294,10 +293,7 @@ Deno.test("coordinate operations fault on bad input", async () => {
 });
 
 Deno.test("MapArea forms: FeatureExtent (with ExpandRatio, DefaultScale for points) and CenterAndSize", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "soap-coords-" });
-  const service = fixtureService(writeFixtureGeoPackage(dir));
-  const server = await startQueryServer([service]);
-  try {
+  await withFixture(async (server) => {
     const c = await server.client("Fixture");
     const scale = async (area: Record<string, unknown>, width = 400, height = 200) =>
       Number(
@@ -345,9 +341,5 @@ Deno.test("MapArea forms: FeatureExtent (with ExpandRatio, DefaultScale for poin
     const p = items(corner.Result.PointArray.Point)[0];
     near(Number(p.X), 30, 1e-9, "x");
     near(Number(p.Y), 50, 1e-9, "y");
-  } finally {
-    await server.close();
-    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -7,11 +7,10 @@
 import assert from "node:assert/strict";
 import {
   CITIES,
+  createFixture,
   expectClientFault,
-  fixtureService,
   rawCall,
   startQueryServer,
-  writeFixtureGeoPackage,
 } from "./_soap_query_fixtures.ts";
 
 const MD =
@@ -25,9 +24,8 @@ function countReq(where: string, layer = 0): string {
 }
 
 Deno.test("query faults: where clauses, fields, layers, maps, filters, formats", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "soap-faults-" });
-  const service = fixtureService(writeFixtureGeoPackage(dir));
-  const server = await startQueryServer([service]);
+  const fixture = await createFixture();
+  const server = await startQueryServer(fixture.services);
   const url = server.serviceUrl("Fixture");
   const fault = (op: string, body: string) => expectClientFault(url, op, body);
   try {
@@ -236,7 +234,6 @@ Deno.test("query faults: where clauses, fields, layers, maps, filters, formats",
     );
   } finally {
     await server.close();
-    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
-    await Deno.remove(dir, { recursive: true });
+    await fixture.dispose();
   }
 });

@@ -9,30 +9,14 @@ import {
   call,
   CITIES,
   envelopeArg,
-  fixtureService,
   items,
   near,
   pointArg,
   type QueryServer,
   rawCall,
-  startQueryServer,
   typed,
-  writeFixtureGeoPackage,
+  withFixture,
 } from "./_soap_query_fixtures.ts";
-
-async function withFixture(fn: (s: QueryServer, gpkg: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "soap-query-" });
-  const gpkg = writeFixtureGeoPackage(dir);
-  const service = fixtureService(gpkg);
-  const server = await startQueryServer([service]);
-  try {
-    await fn(server, gpkg);
-  } finally {
-    await server.close();
-    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function where(clause: string): Record<string, unknown> {
   return { WhereClause: clause };
@@ -377,11 +361,7 @@ Deno.test("QueryFeatureData: polygons with holes and polylines come back as Poly
 });
 
 Deno.test("QueryFeatureData: ORDER BY, DISTINCT and the MaximumRecordCount cap", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "soap-query-" });
-  const gpkg = writeFixtureGeoPackage(dir);
-  const capped = { ...fixtureService(gpkg, "Capped"), limits: { maxRecordCount: 3 } };
-  const server = await startQueryServer([capped]);
-  try {
+  await withFixture(async (server) => {
     const c = await server.client("Capped");
     const data = async (filter: Record<string, unknown>, layer = 0) =>
       rowsOf(
@@ -420,11 +400,7 @@ Deno.test("QueryFeatureData: ORDER BY, DISTINCT and the MaximumRecordCount cap",
       PostfixClause: "ORDER BY KIND",
     }, 1);
     assert.deepEqual(kinds.map((r) => r[1]), ["rectangle", "square"]);
-  } finally {
-    await server.close();
-    for (const m of capped.maps) for (const l of m.layers) l.source.close?.();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("*2 operations AND the layer's and LayerDescription's definition expressions; by-LayerID ones override", async () => {

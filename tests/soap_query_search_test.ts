@@ -7,30 +7,15 @@ import assert from "node:assert/strict";
 import {
   type Any,
   call,
-  fixtureService,
   imageDisplay,
   items,
   mapDescription,
   near,
   pointArg,
   type QueryServer,
-  startQueryServer,
   typed,
-  writeFixtureGeoPackage,
+  withFixture,
 } from "./_soap_query_fixtures.ts";
-
-async function withFixture(fn: (s: QueryServer) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "soap-search-" });
-  const service = fixtureService(writeFixtureGeoPackage(dir));
-  const server = await startQueryServer([service]);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-    for (const m of service.maps) for (const l of m.layers) l.source.close?.();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function props(ps: Any): Record<string, string> {
   return Object.fromEntries(
