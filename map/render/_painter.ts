@@ -18,6 +18,12 @@ import type {
 } from "../document/renderer.ts";
 import type { Kit } from "./_canvaskit.ts";
 import { CLOSE, LINE, MOVE } from "./_geometry.ts";
+import { makeSprite, type Sprite } from "./_stamp.ts";
+
+/** Receives marker sprites to stamp into the image's pixels (see draw_map.ts). */
+export interface MarkerSink {
+  stamp(sprite: Sprite, corners: Int32Array): void;
+}
 
 const CONIC = 3;
 const W = Math.SQRT1_2;
@@ -208,16 +214,62 @@ export class Painter {
     return out;
   }
 
-  /** Draws one marker symbol at every (x, y) pair of `xy` (screen pixels). */
-  markers(canvas: Canvas, xy: number[], m: SimpleMarkerSymbol): void {
+  /**
+   * Draws one marker symbol at every (x, y) pair of `xy` (screen pixels),
+   * in order, each with its fill and outline (a later marker covers an
+   * earlier one, as ArcGIS draws them). With a `sink` (outside any
+   * saveLayer) many markers are stamped from one pre-drawn sprite into the
+   * image pixels instead (see _stamp.ts).
+   */
+  markers(
+    canvas: Canvas,
+    xy: number[],
+    m: SimpleMarkerSymbol,
+    sink?: MarkerSink,
+  ): void {
     if (xy.length === 0) return;
+    const ox = m.xoffset * this.pxPerPt, oy = -m.yoffset * this.pxPerPt;
+    const n = xy.length / 2;
+    if (!sink || n < 8) {
+      // Few markers: one fill and one outline draw per marker keeps the order right.
+      for (let i = 0; i < xy.length; i += 2) {
+        this.#markerPaths(canvas, [xy[i] + ox, xy[i + 1] + oy], m);
+      }
+      return;
+    }
+    const { ck } = this.kit;
+    const r = (m.size * this.pxPerPt) / 2;
+    const outlineW = m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0;
+    const half = Math.ceil(r * Math.SQRT2 + outlineW + 2);
+    const size = 2 * half;
+    const surface = ck.MakeSurface(size, size);
+    if (!surface) throw new Error("CanvasKit could not allocate a marker sprite.");
+    const premul = {
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: ck.AlphaType.Premul,
+      colorSpace: ck.ColorSpace.SRGB,
+    };
+    const sc = surface.getCanvas();
+    sc.clear(ck.TRANSPARENT);
+    this.#markerPaths(sc, [half, half], m);
+    const spritePx = sc.readPixels(0, 0, { ...premul, width: size, height: size }) as Uint8Array;
+    surface.delete();
+    const corners = new Int32Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      corners[i * 2] = Math.round(xy[i * 2] + ox - half);
+      corners[i * 2 + 1] = Math.round(xy[i * 2 + 1] + oy - half);
+    }
+    sink.stamp(makeSprite(spritePx, size), corners);
+  }
+
+  /** Draws markers as paths (fill, then outline) at the given points. */
+  #markerPaths(canvas: Canvas, xy: number[], m: SimpleMarkerSymbol): void {
     const { ck } = this.kit;
     const r = (m.size * this.pxPerPt) / 2;
     const tpl = this.#markerCmds(m.style, r, m.angle);
-    const ox = m.xoffset * this.pxPerPt, oy = -m.yoffset * this.pxPerPt;
     const cmds: number[] = [];
     for (let i = 0; i < xy.length; i += 2) {
-      const x = xy[i] + ox, y = xy[i + 1] + oy;
+      const x = xy[i], y = xy[i + 1];
       for (let j = 0; j < tpl.length;) {
         const verb = tpl[j++];
         cmds.push(verb);
@@ -295,10 +347,16 @@ export class Painter {
   }
 
   /** Draws any symbol onto commands (fills/lines) or points (markers). */
-  draw(canvas: Canvas, symbol: SymbolSpec, cmds: number[], xy: number[]): void {
+  draw(
+    canvas: Canvas,
+    symbol: SymbolSpec,
+    cmds: number[],
+    xy: number[],
+    sink?: MarkerSink,
+  ): void {
     if (symbol.type === "simple-fill") this.fillCmds(canvas, cmds, symbol);
     else if (symbol.type === "simple-line") this.strokeCmds(canvas, cmds, symbol);
-    else this.markers(canvas, xy, symbol);
+    else this.markers(canvas, xy, symbol, sink);
   }
 
   /** Frees every CanvasKit object this painter created. */

@@ -24,7 +24,8 @@ import type { Kit } from "./_canvaskit.ts";
 import { preparedGeometry } from "./_geomcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, Collisions, polygonAnchor } from "./_labels.ts";
-import { Painter } from "./_painter.ts";
+import { type MarkerSink, Painter } from "./_painter.ts";
+import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 import { applyTransparentColor, encodeImage, formatHasAlpha } from "./encode.ts";
 import type {
   Graphic,
@@ -41,6 +42,60 @@ interface LabelCandidate {
   /** Baseline-left positions to try. */
   spots: [number, number][];
   width: number;
+}
+
+/**
+ * Where marker sprites meet the canvas: the image is built in segments.
+ * Skia draws into the surface; before sprites are stamped, the surface is
+ * read (premultiplied) and composited onto a JS buffer and cleared, so
+ * what Skia draws later (upper layers, labels) still lands on top.
+ */
+class Compositor implements MarkerSink {
+  #buffer: Uint8Array | null = null;
+  readonly #kit: Kit;
+  readonly #canvas: Canvas;
+  readonly #w: number;
+  readonly #h: number;
+
+  constructor(kit: Kit, canvas: Canvas, w: number, h: number) {
+    this.#kit = kit;
+    this.#canvas = canvas;
+    this.#w = w;
+    this.#h = h;
+  }
+
+  #read(premultiplied: boolean): Uint8Array {
+    const { ck } = this.#kit;
+    const px = this.#canvas.readPixels(0, 0, {
+      width: this.#w,
+      height: this.#h,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: premultiplied ? ck.AlphaType.Premul : ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    }) as Uint8Array | null;
+    if (!px) throw new Error("CanvasKit could not read back the drawn pixels.");
+    return px;
+  }
+
+  #flush(): Uint8Array {
+    const px = this.#read(true);
+    if (this.#buffer) compositeOver(this.#buffer, px);
+    else this.#buffer = px;
+    this.#canvas.clear(this.#kit.ck.TRANSPARENT);
+    return this.#buffer;
+  }
+
+  stamp(sprite: Sprite, corners: Int32Array): void {
+    stampSprites(this.#flush(), this.#w, this.#h, sprite, corners);
+  }
+
+  /** The finished image, unpremultiplied RGBA. */
+  finish(): Uint8Array {
+    if (!this.#buffer) return this.#read(false);
+    const out = this.#flush();
+    unpremultiply(out);
+    return out;
+  }
 }
 
 /** Raw pixels of a drawn map, before encoding (used by tiles and tests). */
@@ -113,6 +168,7 @@ function drawLayer(
   wkid: number,
   display: MapDisplay,
   withLabels: boolean,
+  sink: MarkerSink,
 ): LabelCandidate[] {
   const { ck } = painter.kit;
   const reachPx = rendererReachPt(layer.renderer) * painter.pxPerPt + 2;
@@ -202,7 +258,10 @@ function drawLayer(
     canvas.saveLayer(p);
     p.delete();
   }
-  for (const [symbol, g] of groups) painter.draw(canvas, symbol, g.cmds, g.xy);
+  // Stamped markers bypass the canvas, so inside a transparency layer they are drawn as paths.
+  for (const [symbol, g] of groups) {
+    painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink);
+  }
   if (opacity < 1) canvas.restore();
   return labels;
 }
@@ -313,6 +372,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       : req.background;
     if (bg && !formatHasAlpha(req.format)) bg = [bg[0], bg[1], bg[2], 255];
     canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
+    const compositor = new Compositor(kit, canvas, req.widthPx, req.heightPx);
     const overrides = new Map((req.layers ?? []).map((o) => [o.id, o]));
     const visibleLayerIds: number[] = [];
     const labelsTopFirst: LabelCandidate[][] = [];
@@ -325,20 +385,13 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       const where = and(layerDefinition(layer), o?.where);
       const withLabels = !!layer.labels && (o?.showLabels ?? true) &&
         isVisibleAtScale(display.scale, layer.labels.minScale, layer.labels.maxScale);
-      labelsTopFirst.unshift(drawLayer(canvas, painter, layer, where, wkid, display, withLabels));
+      labelsTopFirst.unshift(
+        drawLayer(canvas, painter, layer, where, wkid, display, withLabels, compositor),
+      );
     }
     placeLabels(canvas, painter, labelsTopFirst.flat(), display);
     if (req.graphics?.length) drawGraphics(canvas, painter, req.graphics, wkid, display);
-    const img = surface.makeImageSnapshot();
-    const rgba = img.readPixels(0, 0, {
-      width: req.widthPx,
-      height: req.heightPx,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
-      colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
-    img.delete();
-    if (!rgba) throw new Error("CanvasKit could not read back the drawn pixels.");
+    const rgba = compositor.finish();
     visibleLayerIds.sort((a, b) => a - b);
     return { rgba, display, visibleLayerIds };
   } finally {
