@@ -1,8 +1,6 @@
 /**
  * Loaded map services: what the SOAP operations, the renderer and the
- * tile caches work with. Built from map documents by `load.ts`; members
- * marked optional are always set by the loader but may be left out by
- * hand-built services (tests).
+ * tile caches work with. Built from map documents by `load.ts`.
  *
  * @module
  */
@@ -18,7 +16,7 @@ export interface MapLayer {
   id: number;
   name: string;
   description: string;
-  copyrightText?: string;
+  copyrightText: string;
   source: FeatureSource;
   /** The document's source description (type, resolved path, …). */
   sourceSpec: SourceSpec;
@@ -42,7 +40,7 @@ export interface MapLayer {
 export interface MapFrame {
   name: string;
   description: string;
-  copyrightText?: string;
+  copyrightText: string;
   /** Spatial reference of the map, normalised (102100 → 3857). */
   wkid: number;
   fullExtent: Extent;
@@ -67,14 +65,14 @@ export interface ServiceLimitsSpec {
 export interface MapService {
   name: string;
   description: string;
-  copyrightText?: string;
+  copyrightText: string;
   maps: MapFrame[];
   defaultMapName: string;
   /** GetDocumentInfo properties. */
-  documentInfo?: Record<string, string>;
+  documentInfo: Record<string, string>;
   limits?: ServiceLimitsSpec;
   /** The document file, or "(embedded …)" for the default service. */
-  origin?: string;
+  origin: string;
   /** Releases the sources this service opened (not a shared catalogue). */
   close(): void;
 }
