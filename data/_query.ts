@@ -67,6 +67,8 @@ export const MAX_PAGE_SIZE = 100;
 
 /** SQL of one list request. */
 export interface ListSql {
+  /** The record table (`vacancy`/`competition`); `<table>_list` holds the listed rows. */
+  table: string;
   /** `SELECT count(*) AS n ...`, taking the same `params`. */
   count: string;
   /** `SELECT id ... LIMIT ? OFFSET ?` in page order (limit and offset follow `params`). */
@@ -202,6 +204,7 @@ export function buildList(
   if (match === "") {
     // A search word that no record contains: nothing can match.
     return {
+      table: t,
       count: "SELECT 0 AS n",
       ids: "SELECT 0 AS id WHERE 0",
       params: [],
@@ -213,6 +216,7 @@ export function buildList(
   if (match !== null && !filtered && order.isDefault) {
     // Search alone: the FTS index holds only published rows, so it answers by itself.
     return {
+      table: t,
       count: `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`,
       ids:
         `SELECT rowid AS id FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
@@ -231,6 +235,7 @@ export function buildList(
   }
   const whereSql = where.length ? where.join(" AND ") : "1";
   return {
+    table: t,
     count: match !== null && !filtered
       ? `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`
       : `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,

@@ -7,7 +7,7 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlit
 import type { CollectionName, ListCollection } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
-import { buildList, type ListQuery } from "./_query.ts";
+import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 
 /** Options of {@linkcode openCatalog}. */
@@ -95,17 +95,54 @@ export class Catalog {
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
     const table = COLLECTIONS[collection].table;
     const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+    // One read transaction: count and page come from the same snapshot even
+    // while an import commits.
+    // SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
+    this.db.exec("SAVEPOINT catalog_list");
+    try {
+      this.#checkFresh();
+      const count = this.#countOf(sql);
+      if (sql.offset >= count) return { count, docs: [] };
+      if (sql.plain) {
+        // Default order, no filter: the dense seq makes any page an index range.
+        const rows = this.#stmt(
+          `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
+           WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
+        ).all(sql.offset, sql.offset + sql.limit) as { doc: string }[];
+        return { count, docs: rows.map((r) => r.doc) };
+      }
+      const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
+      const ids = this.#stmt(sql.ids).all(...params) as { id: number }[];
+      // Docs are fetched by id after ordering, so sorting never drags them along.
+      const byId = this.#stmt(`SELECT doc FROM ${table} WHERE id = ?`);
+      return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: string }).doc) };
+    } finally {
+      this.db.exec("RELEASE catalog_list");
+    }
+  }
+
+  /**
+   * The number of records a list request matches (its page is ignored), e.g.
+   * to resolve `page=last`.
+   *
+   * @example
+   * ```ts
+   * const last = Math.max(1, Math.ceil(catalog.count("vacancies", q) / pageSize));
+   * ```
+   */
+  count(collection: ListCollection, q: ListQuery = {}): number {
+    const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
     this.#checkFresh();
+    return this.#countOf(sql);
+  }
+
+  /** Count of a built list query: max(seq) when unfiltered, else cached per data version. */
+  #countOf(sql: ListSql): number {
     if (sql.plain) {
-      // Default order, no filter: the dense seq makes any page an index range.
-      const count = (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}_list`).get() as {
+      const table = sql.table;
+      return (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}_list`).get() as {
         n: number;
       }).n;
-      const rows = this.#stmt(
-        `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
-         WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
-      ).all(sql.offset, sql.offset + sql.limit) as { doc: string }[];
-      return { count, docs: rows.map((r) => r.doc) };
     }
     const key = sql.count + "\u0000" + JSON.stringify(sql.params);
     let count = this.#counts.get(key);
@@ -114,12 +151,7 @@ export class Catalog {
       if (this.#counts.size >= COUNT_CACHE_MAX) this.#counts.clear();
       this.#counts.set(key, count);
     }
-    if (sql.offset >= count) return { count, docs: [] };
-    const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
-    const ids = this.#stmt(sql.ids).all(...params) as { id: number }[];
-    // Docs are fetched by id after ordering, so sorting never drags them along.
-    const byId = this.#stmt(`SELECT doc FROM ${table} WHERE id = ?`);
-    return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: string }).doc) };
+    return count;
   }
 
   /**

@@ -188,6 +188,7 @@ function check(
   const got = allIds(catalog, collection, q);
   assert.deepEqual(got.ids, expected, JSON.stringify(q));
   assert.equal(got.count, expected.length);
+  assert.equal(catalog.count(collection, { ...q, page: 99 }), expected.length);
   return expected.length;
 }
 
