@@ -154,6 +154,17 @@ Deno.test("Identify: topmost / visible / all layers, pixel tolerance, names and 
     assert.equal(visible[1].Shape.attributes["xsi:type"], "tns:PolygonN");
     const all = await identify(s, { IdentifyOption: "esriIdentifyAllLayers" });
     assert.deepEqual(all.map((r) => Number(r.LayerID)), [0, 1, 3, 4]);
+    const popups = await identify(s, { IdentifyOption: "esriIdentifyVisibleWithHTMLPopup" });
+    assert.deepEqual(popups.map((r) => Number(r.LayerID)), [0, 1, 3]);
+    assert.match(popups[0].HTMLPopup, /<h3>Moscow<\/h3>/);
+    assert.match(popups[0].HTMLPopup, /<tr><th>Population<\/th><td>13010112<\/td><\/tr>/);
+    const one = await identify(s, {
+      SearchShape: typed("EnvelopeN", { XMin: 29, YMin: 54, XMax: 41, YMax: 61 }),
+      Tolerance: 0,
+      IdentifyOption: "esriIdentifyTopOneWithHTMLPopup",
+    });
+    assert.deepEqual(one.map((r) => [Number(r.LayerID), r.Name]), [[0, "Moscow"]]);
+    assert.match(one[0].HTMLPopup, /<h3>Moscow<\/h3>/);
     const only = await identify(s, {
       IdentifyOption: "esriIdentifyAllLayers",
       LayerIDs: { Int: [1] },

@@ -196,8 +196,10 @@ export const identify: OperationHandler = (req, ctx) => {
   const option = typeof req.IdentifyOption === "string"
     ? req.IdentifyOption
     : "esriIdentifyTopmost";
-  const topmost = option === "esriIdentifyTopmost" || option === "esriIdentifyTopOneWithHTMLPopup";
+  const topOne = option === "esriIdentifyTopOneWithHTMLPopup";
+  const topmost = option === "esriIdentifyTopmost" || topOne;
   const allLayers = option === "esriIdentifyAllLayers";
+  const withPopup = topOne || option === "esriIdentifyVisibleWithHTMLPopup";
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);
   const box = geometryExtent(shape);
@@ -222,17 +224,19 @@ export const identify: OperationHandler = (req, ctx) => {
         return true;
       },
       returnGeometry: true,
-      limit: max - results.length,
+      limit: topOne ? 1 : max - results.length,
     });
     for (const f of features) {
       const g = projected.get(f.id);
+      const properties = propertiesToSoap(layer, f, ls.returnFieldNames);
       results.push({
         LayerID: layer.id,
         Name: displayName(layer, f),
-        Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
+        Properties: properties,
         Shape: ls.includeGeometry && g
           ? geometryToSoap(applyShapeOptions(g, ls.shapeOptions))
           : undefined,
+        HTMLPopup: withPopup ? htmlPopup(layer, displayName(layer, f), properties) : undefined,
         FeatureID: f.id,
       });
     }
@@ -240,6 +244,19 @@ export const identify: OperationHandler = (req, ctx) => {
   }
   return { Result: results };
 };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The HTML popup of an identified feature: its name and a table of its properties. */
+function htmlPopup(layer: MapLayer, name: string, properties: SoapObject): string {
+  const rows = (properties.PropertyArray as { Key: string; Value: string }[])
+    .map((p) => `<tr><th>${escapeHtml(p.Key)}</th><td>${escapeHtml(p.Value)}</td></tr>`)
+    .join("");
+  return `<div class="esriPopup"><h3>${escapeHtml(name)}</h3><p>${escapeHtml(layer.name)}</p>` +
+    `<table>${rows}</table></div>`;
+}
 
 /** A representative point of a geometry for a hyperlink's Location. */
 function anchor(g: Geometry): Position {
