@@ -14,6 +14,7 @@ import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/cata
 import { SoapFault } from "./soap/fault.ts";
 import type { XmlLimits } from "./soap/xml.ts";
 import { MAPSERVER_OPERATIONS } from "./ops/mod.ts";
+import { loadServices, type LoadServicesOptions } from "./document/mod.ts";
 
 export type { SoapReply } from "./soap/dispatch.ts";
 export type { MapService } from "./soap/operation.ts";
@@ -57,6 +58,8 @@ export interface MapServer {
   catalogWsdl(endpointUrl: string): string;
   /** Absolute endpoint URL of a service. */
   serviceUrl(service: MapService, urls: RequestUrls): string;
+  /** Releases every service's sources. */
+  close(): void;
 }
 
 /**
@@ -146,6 +149,10 @@ export function createMapServer(opts: MapServerOptions): MapServer {
         context: () => ({ entries, baseUrl: urls.baseUrl }),
       });
     },
+    close() {
+      // The document type may leave close() out for services built in memory.
+      for (const s of services) s.close?.();
+    },
     catalogWsdl(endpointUrl) {
       return cached(`|catalog|${endpointUrl}`, () =>
         generateWsdl(CATALOG_SCHEMA, {
@@ -156,4 +163,23 @@ export function createMapServer(opts: MapServerOptions): MapServer {
         }));
     },
   };
+}
+
+/** Options of {@link openMapServer}: where services come from, plus {@link MapServerOptions}. */
+export interface OpenMapServerOptions
+  extends LoadServicesOptions, Omit<MapServerOptions, "services"> {}
+
+/**
+ * Loads the services (every map document in `mapsDir`, or the embedded
+ * default service over the recruitment `catalog`) and builds the map server.
+ *
+ * @example
+ * ```ts
+ * const maps = await openMapServer({ catalog, outputDir: "var/output" });
+ * maps.services.map((s) => s.name); // ["Recruitment"]
+ * ```
+ */
+export async function openMapServer(opts: OpenMapServerOptions): Promise<MapServer> {
+  const services = await loadServices(opts);
+  return createMapServer({ ...opts, services });
 }

@@ -20,6 +20,8 @@ import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
 import type { MapLayer, MapService } from "../map/soap/operation.ts";
 import { createMapServer, type MapServer } from "../map/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
+import { loadMapDocumentValue } from "../map/document/mod.ts";
+import { RendererSpecSchema } from "../map/document/renderer.ts";
 
 /** The namespace our server speaks by default. */
 export const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
@@ -297,8 +299,9 @@ export class MemoryPointSource implements FeatureSource {
 }
 
 /**
- * A map service with two maps ("Layers" in WGS 84 with a point layer,
- * "Mercator" in Web Mercator without layers), built in memory.
+ * A map service with two maps ("Layers" in WGS 84 with a point layer of two
+ * cities, "Mercator" in Web Mercator without layers), built in memory
+ * without the document loader (see {@link loadTestService} for the loaded form).
  */
 export function memoryService(name = "Test"): MapService {
   const source = new MemoryPointSource([[1, "Moscow", 37.6173, 55.7558], [
@@ -311,7 +314,9 @@ export function memoryService(name = "Test"): MapService {
     id: 0,
     name: "Cities",
     description: "Two cities",
+    copyrightText: "",
     source,
+    sourceSpec: { type: "geojson", path: "(memory)" },
     geometryType: "Point",
     fields: source.fields(),
     displayField: "NAME",
@@ -319,16 +324,25 @@ export function memoryService(name = "Test"): MapService {
     minScale: 0,
     maxScale: 0,
     definitionExpression: "",
+    renderer: RendererSpecSchema.parse({
+      type: "simple",
+      symbol: { type: "simple-marker", style: "circle", color: [200, 0, 0, 255], size: 6 },
+    }),
   };
   const world = { xmin: -180, ymin: -90, xmax: 180, ymax: 90 };
   return {
     name,
     description: "In-memory test service",
+    copyrightText: "",
     defaultMapName: "Layers",
+    documentInfo: {},
+    origin: "(memory)",
+    close: () => {},
     maps: [
       {
         name: "Layers",
         description: "Cities in WGS 84",
+        copyrightText: "",
         wkid: 4326,
         fullExtent: world,
         initialExtent: { xmin: 30, ymin: 50, xmax: 60, ymax: 60 },
@@ -339,6 +353,7 @@ export function memoryService(name = "Test"): MapService {
       {
         name: "Mercator",
         description: "Empty Web Mercator map",
+        copyrightText: "",
         wkid: 3857,
         fullExtent: {
           xmin: -20037508.34,
@@ -352,7 +367,71 @@ export function memoryService(name = "Test"): MapService {
         layers: [],
       },
     ],
-  } as unknown as MapService;
+  };
+}
+
+/**
+ * The same service as {@link memoryService}, but written as a map document
+ * over a GeoJSON file (in a temp dir) and built by the real document loader.
+ */
+export async function loadTestService(name = "Test"): Promise<MapService> {
+  const dir = await Deno.makeTempDir({ prefix: "soap-doc-" });
+  await Deno.writeTextFile(
+    join(dir, "cities.geojson"),
+    JSON.stringify({
+      type: "FeatureCollection",
+      features: [[1, "Moscow", 37.6173, 55.7558], [2, "Kazan", 49.1221, 55.7887]].map((
+        [id, n, x, y],
+      ) => ({
+        type: "Feature",
+        properties: { fid: id, NAME: n },
+        geometry: { type: "Point", coordinates: [x, y] },
+      })),
+    }),
+  );
+  return await loadMapDocumentValue({
+    name,
+    description: "In-memory test service",
+    documentInfo: { Author: "Test Author", Keywords: "cities,test" },
+    limits: { maxRecordCount: 500 },
+    defaultMap: "Layers",
+    maps: [
+      {
+        name: "Layers",
+        description: "Cities in WGS 84",
+        copyright: "Test copyright",
+        wkid: 4326,
+        fullExtent: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
+        initialExtent: { xmin: 30, ymin: 50, xmax: 60, ymax: 60 },
+        backgroundColor: [255, 255, 254],
+        layers: [{
+          id: 0,
+          name: "Cities",
+          description: "Two cities",
+          source: { type: "geojson", path: "cities.geojson", idProperty: "fid" },
+          aliases: { NAME: "Name" },
+          displayField: "NAME",
+          minScale: 50_000_000,
+          labels: { field: "NAME" },
+        }],
+      },
+      {
+        name: "Mercator",
+        description: "Empty Web Mercator map",
+        wkid: 102100,
+        fullExtent: {
+          xmin: -20037508.34,
+          ymin: -20037508.34,
+          xmax: 20037508.34,
+          ymax: 20037508.34,
+        },
+        initialExtent: { xmin: -1e6, ymin: -1e6, xmax: 1e6, ymax: 1e6 },
+        backgroundColor: [200, 220, 255],
+        tiling: { maxLevel: 3 },
+        layers: [],
+      },
+    ],
+  }, { baseDir: dir, origin: join(dir, "test.json") });
 }
 
 /** A test server publishing `services` through the ArcGIS routes. */

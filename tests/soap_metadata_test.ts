@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import {
   assertSchemaValid,
-  memoryService,
+  loadTestService,
   type SoapClient,
   soapClient,
   startMapServices,
@@ -26,11 +26,13 @@ async function call(
 }
 
 async function withClient(fn: (client: SoapClient) => Promise<void>): Promise<void> {
-  const server = startMapServices([memoryService("Test")]);
+  const service = await loadTestService("Test");
+  const server = startMapServices([service]);
   try {
     await fn(await soapClient(`${server.serviceUrl("Test")}?wsdl`));
   } finally {
     await server.close();
+    service.close();
   }
 }
 
@@ -42,6 +44,7 @@ Deno.test("node-soap: map count, names and default map", async () => {
     assert.equal(await call(c, "GetDefaultMapName"), "Layers");
     assert.equal(await call(c, "GetSupportedImageReturnTypes"), "esriImageReturnURL");
     assert.equal(await call(c, "IsFixedScaleMap", { MapName: "Layers" }), false);
+    assert.equal(await call(c, "IsFixedScaleMap", { MapName: "Mercator" }), true);
   });
 });
 
@@ -73,7 +76,10 @@ Deno.test("node-soap: GetServerInfo describes extents, SR, layers, fields and th
     assert.equal(layer.IDField, "OBJECTID");
     assert.equal(layer.ParentLayerID, -1);
     assert.equal(layer.IsFeatureLayer, true);
-    assert.deepEqual([layer.MinScale, layer.MaxScale], [0, 0]);
+    assert.deepEqual([layer.MinScale, layer.MaxScale], [50_000_000, 0]);
+    assert.equal(layer.HasLabels, true);
+    assert.equal(layer.SourceDescription, "GeoJSON Point Feature Class");
+    assert.equal(info.CopyrightText, "Test copyright");
     assert.ok(Math.abs(layer.Extent.XMin - 37.6173) < 1e-9);
     assert.ok(Math.abs(layer.Extent.YMax - 55.7887) < 1e-9);
     const fields = layer.Fields.FieldArray.Field;
@@ -84,7 +90,7 @@ Deno.test("node-soap: GetServerInfo describes extents, SR, layers, fields and th
       "esriFieldTypeString",
     ]);
     assert.equal(fields[2].AliasName, "Name");
-    assert.equal(fields[2].Length, 50);
+    assert.equal(fields[2].Length, 6); // longest value, as the GeoJSON source infers it
     assert.equal(fields[1].GeometryDef.GeometryType, "esriGeometryPoint");
     assert.equal(fields[1].GeometryDef.SpatialReference.WKID, 4326);
     assert.deepEqual(layer.FieldAliases.String, ["OBJECTID", "Shape", "Name"]);
@@ -119,10 +125,13 @@ Deno.test("node-soap: document info, service configuration and SQL syntax", asyn
     const doc = props(await call(c, "GetDocumentInfo"));
     assert.equal(doc.Title.$value, "Test");
     assert.equal(doc.Comments.$value, "In-memory test service");
+    assert.equal(doc.Author.$value, "Test Author");
+    assert.equal(doc.Keywords.$value, "cities,test");
 
     const conf = props(await call(c, "GetServiceConfigurationInfo"));
     assert.equal(conf.MaximumRecordCount.attributes["xsi:type"], "xsd:int");
-    assert.equal(Number(conf.MaximumRecordCount.$value), 1000);
+    // The document's own limit wins over the default 1000.
+    assert.equal(Number(conf.MaximumRecordCount.$value), 500);
     assert.equal(Number(conf.MaximumImageWidth.$value), 4096);
     assert.ok(String(conf.SupportedImageFormatTypes.$value).split(",").includes("PNG32"));
     assert.equal(String(conf.UseStandardizedQueries.$value), "true");

@@ -46,7 +46,7 @@ export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
  * ```
  */
 export function serviceLimits(service: MapService): ServiceLimits {
-  const own = (service as { limits?: Partial<ServiceLimits> }).limits ?? {};
+  const own: Partial<ServiceLimits> = service.limits ?? {};
   const pick = (k: keyof ServiceLimits) =>
     typeof own[k] === "number" && own[k]! > 0 ? Math.floor(own[k]!) : DEFAULT_LIMITS[k];
   return {
@@ -91,7 +91,6 @@ function layerExtent(layer: MapLayer, frame: MapFrame): Extent | null {
 function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
   const cols = layerColumns(layer);
   const extent = layerExtent(layer, frame);
-  const labels = (layer as { labels?: unknown }).labels;
   return {
     $type: "MapLayerInfo",
     LayerID: layer.id,
@@ -99,7 +98,7 @@ function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
     Description: layer.description,
     LayerType: "Feature Layer",
     SourceDescription: sourceDescription(layer),
-    HasLabels: labels !== undefined && labels !== null,
+    HasLabels: layer.labels !== undefined,
     CanSelect: true,
     CanScaleSymbols: false,
     MinScale: layer.minScale,
@@ -116,7 +115,7 @@ function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
     IsComposite: false,
     ParentLayerID: -1,
     FieldAliases: cols.all.map((f) => f.alias || f.name),
-    CopyrightText: "",
+    CopyrightText: layer.copyrightText ?? "",
     SupportsTime: false,
     HasAttachments: false,
     HTMLPopupType: "esriServerHTMLPopupTypeNone",
@@ -126,10 +125,18 @@ function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
   };
 }
 
+const SOURCE_KIND: Readonly<Record<string, string>> = {
+  geopackage: "GeoPackage",
+  geojson: "GeoJSON",
+  competitions: "Recruitment Database",
+  "world-atlas": "Natural Earth (world-atlas)",
+};
+
+/** "GeoPackage Point Feature Class", as ArcGIS names a layer's data source. */
 function sourceDescription(layer: MapLayer): string {
-  const kind = (layer.source as { kind?: unknown }).kind;
-  const shape = `${layer.geometryType} Feature Class`;
-  return typeof kind === "string" && kind !== "" ? `${kind} ${shape}` : shape;
+  const type: string = layer.sourceSpec?.type ?? "";
+  const kind = SOURCE_KIND[type] ?? type;
+  return `${kind ? kind + " " : ""}${layer.geometryType} Feature Class`;
 }
 
 /** The LayerDescription a client gets in DefaultMapDescription and sends back edited. */
@@ -210,14 +217,9 @@ function buildMapServerInfo(frame: MapFrame): SoapObject {
       Color: rgb(frame.backgroundColor),
       Style: "esriSFSSolid",
     },
-    CopyrightText: copyrightOf(frame),
+    CopyrightText: frame.copyrightText ?? "",
     SupportsDynamicLayers: false,
   };
-}
-
-function copyrightOf(frame: MapFrame): string {
-  const c = (frame as { copyrightText?: unknown }).copyrightText;
-  return typeof c === "string" ? c : "";
 }
 
 function property(key: string, value: unknown): SoapObject {
@@ -226,16 +228,15 @@ function property(key: string, value: unknown): SoapObject {
 
 /** Whether the map is served from a fixed-scale tile cache. */
 export function isCached(frame: MapFrame): boolean {
-  return (frame as { tiling?: unknown }).tiling != null;
+  return frame.tiling !== undefined;
 }
 
 /** Handlers of the metadata operations. */
 export const METADATA_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
   GetDocumentInfo(_req, ctx) {
     const s = ctx.service;
-    const doc = (s as { documentInfo?: Record<string, unknown> }).documentInfo ?? {};
-    const text = (k: string, fallback: string) =>
-      typeof doc[k] === "string" ? doc[k] as string : fallback;
+    const doc = s.documentInfo ?? {};
+    const text = (k: string, fallback: string) => doc[k] ?? fallback;
     return {
       Result: {
         PropertyArray: [

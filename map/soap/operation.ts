@@ -5,47 +5,9 @@
  *
  * @module
  */
-import type { Extent, FieldInfo, LayerGeometryType } from "../types.ts";
-import type { FeatureSource } from "../sources/source.ts";
+import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
 
-/**
- * The parts of a map service (map/document, geo engineer) the SOAP layer
- * relies on. Structural, so the document module's richer type fits it.
- */
-export interface MapService {
-  name: string;
-  description: string;
-  maps: MapFrame[];
-  defaultMapName: string;
-}
-
-/** One map (data frame) of a service, as the SOAP layer sees it. */
-export interface MapFrame {
-  name: string;
-  description: string;
-  wkid: number;
-  fullExtent: Extent;
-  initialExtent: Extent;
-  units: string;
-  backgroundColor: [number, number, number];
-  layers: MapLayer[];
-}
-
-/** One layer of a map, as the SOAP layer sees it. */
-export interface MapLayer {
-  id: number;
-  name: string;
-  description: string;
-  source: FeatureSource;
-  geometryType: LayerGeometryType;
-  fields: FieldInfo[];
-  displayField: string;
-  visible: boolean;
-  minScale: number;
-  maxScale: number;
-  definitionExpression: string;
-  hyperlinkField?: string;
-}
+export type { MapFrame, MapLayer, MapService };
 
 /** What every operation may use besides its request. */
 export interface OperationContext {
