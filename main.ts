@@ -15,7 +15,11 @@
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { createApp } from "./routes/mod.ts";
+import { baseUrl, createApp } from "./routes/mod.ts";
+import { arcgisRoutes } from "./routes/arcgis.ts";
+import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
+import { createMapServer } from "./map/mod.ts";
+import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
   type Catalog,
@@ -48,6 +52,7 @@ export interface StartOptions {
 export interface RunningServer {
   url: string;
   catalog: Catalog;
+  services: readonly { name: string }[];
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -69,10 +74,23 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     await createDemoDatabase(opts.dbPath);
   }
   const catalog = openCatalog(opts.dbPath, { readonly: true });
+  const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
+  const outputDir = opts.outputDir ?? "var/output";
+  mkdirSync(outputDir, { recursive: true });
+  const maps = createMapServer({
+    services,
+    outputDir,
+    onError: (err, op) =>
+      console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
+  });
+  const urls = { publicUrl: opts.publicUrl, trustProxy: opts.trustProxy };
   const handler = createApp({
     data: catalogApiData(catalog),
-    publicUrl: opts.publicUrl,
-    trustProxy: opts.trustProxy,
+    ...urls,
+    extraRoutes: [
+      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
+      ...arcgisFileRoutes({ maps, outputDir }),
+    ],
     log: opts.accessLog ? accessLog : undefined,
   });
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
@@ -97,11 +115,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   return {
     url,
     catalog,
+    services,
     finished: server.finished,
     async shutdown() {
       if (closed) return;
       closed = true;
       await server.shutdown();
+      maps.close();
       catalog.close();
     },
   };
@@ -157,6 +177,9 @@ async function serveCommand(args: string[]): Promise<void> {
     outputDir: values["output-dir"],
   });
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
+  for (const s of server.services) {
+    console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
+  }
   const stop = () => {
     console.log("Shutting down...");
     server.shutdown().then(() => Deno.exit(0));
