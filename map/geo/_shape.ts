@@ -340,10 +340,13 @@ function onSegmentNear(p: Position, idx: SegmentIndex, eps: number): boolean {
   for (let b = bandOf(idx, p[1] - eps); b <= b1; b++) {
     for (const i of idx.bands[b]) {
       if (
-        p[0] < Math.min(idx.ax[i], idx.bx[i]) - eps || p[0] > Math.max(idx.ax[i], idx.bx[i]) + eps ||
+        p[0] < Math.min(idx.ax[i], idx.bx[i]) - eps ||
+        p[0] > Math.max(idx.ax[i], idx.bx[i]) + eps ||
         p[1] < Math.min(idx.ay[i], idx.by[i]) - eps || p[1] > Math.max(idx.ay[i], idx.by[i]) + eps
       ) continue;
-      if (pointSegmentDistance(p, [idx.ax[i], idx.ay[i]], [idx.bx[i], idx.by[i]]) <= eps) return true;
+      if (pointSegmentDistance(p, [idx.ax[i], idx.ay[i]], [idx.bx[i], idx.by[i]]) <= eps) {
+        return true;
+      }
     }
   }
   return false;

@@ -31,6 +31,7 @@ import {
   type Shape,
   toShape,
 } from "./_shape.ts";
+import { segmentBox, segmentBoxHits, shapesIntersect, tolerance } from "./_intersects.ts";
 
 export {
   bboxOf,
@@ -60,27 +61,6 @@ export const SPATIAL_RELATIONS = [
 export type SpatialRelation = typeof SPATIAL_RELATIONS[number];
 
 const LOC_INDEX: Record<Location, number> = { interior: 0, boundary: 1, exterior: 2 };
-
-function tolerance(a: Shape, b: Shape): number {
-  if (!a.bbox || !b.bbox) return 0;
-  const w = Math.max(a.bbox.xmax, b.bbox.xmax) - Math.min(a.bbox.xmin, b.bbox.xmin);
-  const h = Math.max(a.bbox.ymax, b.bbox.ymax) - Math.min(a.bbox.ymin, b.bbox.ymin);
-  return 1e-10 * Math.hypot(w, h);
-}
-
-function segmentBoxHits(a: Position, b: Position, box: Extent, eps: number): boolean {
-  return Math.max(a[0], b[0]) >= box.xmin - eps && Math.min(a[0], b[0]) <= box.xmax + eps &&
-    Math.max(a[1], b[1]) >= box.ymin - eps && Math.min(a[1], b[1]) <= box.ymax + eps;
-}
-
-function segmentBox(a: Position, b: Position): Extent {
-  return {
-    xmin: Math.min(a[0], b[0]),
-    ymin: Math.min(a[1], b[1]),
-    xmax: Math.max(a[0], b[0]),
-    ymax: Math.max(a[1], b[1]),
-  };
-}
 
 /** Highest dimension a cell involving this part of the shape can have. */
 function partDim(loc: Location, s: Shape): number {
@@ -213,23 +193,7 @@ export function relatePattern(a: Geometry, b: Geometry, pattern: string): boolea
  * ```
  */
 export function intersects(a: Geometry, b: Geometry): boolean {
-  const sa = toShape(a);
-  const sb = toShape(b);
-  if (!sa.bbox || !sb.bbox || !extentsIntersect(sa.bbox, sb.bbox)) return false;
-  const eps = tolerance(sa, sb);
-  if (sa.dim === 0) return sa.parts[0].some((p) => locate(p, sb, eps) !== "exterior");
-  if (sb.dim === 0) return sb.parts[0].some((p) => locate(p, sa, eps) !== "exterior");
-  let hit = false;
-  forEachSegment(sa, (a0, a1) => {
-    if (hit || !segmentBoxHits(a0, a1, sb.bbox!, eps)) return;
-    forEachSegmentNear(sb, segmentBox(a0, a1), 0, (b0, b1) => {
-      if (!hit && segmentIntersection(a0, a1, b0, b1).length > 0) hit = true;
-    });
-  });
-  if (hit) return true;
-  // No boundaries meet: a part is wholly inside the other area or wholly outside it.
-  if (sb.dim === 2 && sa.parts.some((part) => locate(part[0], sb, eps) !== "exterior")) return true;
-  return sa.dim === 2 && sb.parts.some((part) => locate(part[0], sa, eps) !== "exterior");
+  return shapesIntersect(toShape(a), toShape(b));
 }
 
 /**
@@ -387,45 +351,4 @@ export function spatialRelation(
   }
 }
 
-/**
- * Smallest distance between two geometries in their (shared) map units;
- * 0 when they intersect. Areas count as filled.
- *
- * @example
- * ```ts
- * geometryDistance({ type: "Point", x: 0, y: 3 }, { type: "Envelope", xmin: -1, ymin: -1, xmax: 1, ymax: 1 }); // 2
- * ```
- */
-export function geometryDistance(a: Geometry, b: Geometry): number {
-  if (intersects(a, b)) return 0;
-  const sa = toShape(a);
-  const sb = toShape(b);
-  if (!sa.bbox || !sb.bbox) return Infinity;
-  let best = Infinity;
-  const vertexToShape = (p: Position, s: Shape) => {
-    if (s.dim === 0) {
-      for (const q of s.parts[0]) best = Math.min(best, Math.hypot(p[0] - q[0], p[1] - q[1]));
-    } else {
-      forEachSegment(s, (q0, q1) => {
-        best = Math.min(best, pointSegmentDistance(p, q0, q1));
-      });
-    }
-  };
-  // Disjoint segments are nearest at an endpoint of one of them.
-  for (const part of sa.parts) for (const p of part) vertexToShape(p, sb);
-  for (const part of sb.parts) for (const p of part) vertexToShape(p, sa);
-  return best;
-}
-
-/**
- * Distance from a point to a geometry (0 inside areas), for identify
- * tolerances.
- *
- * @example
- * ```ts
- * distanceToGeometry([0, 3], { type: "Polyline", paths: [[[-1, 0], [1, 0]]] }); // 3
- * ```
- */
-export function distanceToGeometry(p: Position, g: Geometry): number {
-  return geometryDistance({ type: "Point", x: p[0], y: p[1] }, g);
-}
+export { distanceToGeometry, geometryDistance } from "./distance.ts";
