@@ -149,6 +149,24 @@ Deno.test("spatial filters: every relation and geometry type, with the R*Tree pr
     const [x0, y0] = m(29, 54), [x1, y1] = m(41, 61);
     assert.deepEqual(await ids(s, 0, spatial(envelopeArg(x0, y0, x1, y1, 102100))), [1, 3, 11]);
 
+    // Exact at the edges although the R*Tree stores 32-bit float boxes (ulp ≈ 4e-6 here).
+    assert.deepEqual(await ids(s, 0, spatial(envelopeArg(37, 55, 37.6173, 56))), [1]);
+    assert.deepEqual(await ids(s, 0, spatial(envelopeArg(37, 55, 37.6172999, 56))), []);
+    assert.equal(await count(s, 0, spatial(envelopeArg(37, 55, 37.6172999, 56))), 0);
+    assert.equal(await count(s, 0, spatial(envelopeArg(37.6173001, 55, 38, 56))), 0);
+    assert.equal(await count(s, 0, spatial(envelopeArg(37.6173, 55.7558, 38, 56))), 1);
+    assert.equal(
+      await count(
+        s,
+        1,
+        spatial(envelopeArg(20, 55, 29.9999999, 56), "esriSpatialRelEnvelopeIntersects"),
+      ),
+      0,
+    );
+    assert.equal(
+      await count(s, 1, spatial(envelopeArg(20, 55, 30, 56), "esriSpatialRelEnvelopeIntersects")),
+      1,
+    );
     // Regions: point in A's hole hits nothing; on the shared edge hits A and B.
     assert.deepEqual(await ids(s, 1, spatial(pointArg(35, 55))), []);
     assert.deepEqual(await ids(s, 1, spatial(pointArg(32, 52))), [1]);

@@ -9,7 +9,7 @@ import type { Extent, Feature, Geometry } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type { FeatureQuery } from "../sources/source.ts";
 import type { MapLayer } from "../soap/operation.ts";
-import { geometryDistance, type SpatialRelation, spatialRelation } from "../geo/relate.ts";
+import { type SpatialRelation, spatialRelation } from "../geo/relate.ts";
 import { SoapFault } from "../soap/fault.ts";
 import { geometryExtent } from "./_geometry_xml.ts";
 
@@ -70,20 +70,111 @@ function hasPredicate(q: LayerQuery): boolean {
   return q.spatial !== undefined || q.accept !== undefined;
 }
 
+/** Relations the two bounding boxes decide on their own. */
+const BOX_RELATIONS: ReadonlySet<SpatialRelation> = new Set([
+  "esriSpatialRelEnvelopeIntersects",
+  "esriSpatialRelIndexIntersects",
+]);
+
+/** Relations meaning "intersects". */
+const INTERSECTS: ReadonlySet<SpatialRelation> = new Set([
+  "esriSpatialRelUndefined",
+  "esriSpatialRelIntersects",
+]);
+
+function boxesMeet(a: Extent, b: Extent): boolean {
+  return a.xmin <= b.xmax && a.xmax >= b.xmin && a.ymin <= b.ymax && a.ymax >= b.ymin;
+}
+
+function boxInside(inner: Extent, outer: Extent): boolean {
+  return inner.xmin >= outer.xmin && inner.xmax <= outer.xmax && inner.ymin >= outer.ymin &&
+    inner.ymax <= outer.ymax;
+}
+
+/**
+ * Decides cheap cases without the full predicate: disjoint boxes never
+ * relate; box relations need only the boxes; a feature inside an envelope
+ * query (a point, or any shape whose box is inside) intersects it.
+ * Undefined means "ask relate.ts".
+ */
+function quickTest(s: SpatialCondition, queryBox: Extent, g: Geometry): boolean | undefined {
+  const box = geometryExtent(g);
+  if (!box || !boxesMeet(queryBox, box)) return false;
+  if (BOX_RELATIONS.has(s.relation)) return true;
+  if (INTERSECTS.has(s.relation) && s.geometry.type === "Envelope") {
+    if (g.type === "Point" || boxInside(box, queryBox)) return true;
+  }
+  return undefined;
+}
+
 function predicate(q: LayerQuery): (f: Feature) => boolean {
   const s = q.spatial;
+  const queryBox = s ? geometryExtent(s.geometry) : null;
   return (f) => {
     if (s) {
-      if (!f.geometry) return false;
-      try {
-        if (!spatialRelation(s.relation, s.geometry, f.geometry, s.description)) return false;
-      } catch (e) {
-        if (e instanceof RangeError) throw new SoapFault("Client", e.message);
-        throw e;
+      if (!f.geometry || !queryBox) return false;
+      const quick = quickTest(s, queryBox, f.geometry);
+      if (quick === false) return false;
+      if (quick === undefined) {
+        try {
+          if (!spatialRelation(s.relation, s.geometry, f.geometry, s.description)) return false;
+        } catch (e) {
+          if (e instanceof RangeError) throw new SoapFault("Client", e.message);
+          throw e;
+        }
       }
     }
     return q.accept ? q.accept(f) : true;
   };
+}
+
+/**
+ * The box that alone decides the spatial condition for every feature of
+ * the layer (box relations; intersects with an envelope on a point
+ * layer), or null when features need the full predicate.
+ */
+function decidingBox(layer: MapLayer, q: LayerQuery): Extent | null {
+  const s = q.spatial;
+  if (!s || q.accept || q.bbox) return null;
+  const box = geometryExtent(s.geometry);
+  if (!box) return null;
+  if (BOX_RELATIONS.has(s.relation)) return box;
+  if (
+    INTERSECTS.has(s.relation) && s.geometry.type === "Envelope" && layer.geometryType === "Point"
+  ) {
+    return box;
+  }
+  return null;
+}
+
+/**
+ * Ids the index reports inside `box` that are exactly outside it. Spatial
+ * indexes may store 32-bit float boxes rounded outward (GeoPackage R*Tree),
+ * so false hits lie within a hair of the box's edges: only the features in
+ * thin bands along the inside of the edges are read and checked.
+ */
+function falseIndexHits(layer: MapLayer, q: LayerQuery, box: Extent): Set<number> {
+  const size = Math.max(1, ...[box.xmin, box.ymin, box.xmax, box.ymax].map(Math.abs));
+  const eps = size * 2 ** -20;
+  const bands: Extent[] = [
+    { ...box, xmax: Math.min(box.xmax, box.xmin + eps) },
+    { ...box, xmin: Math.max(box.xmin, box.xmax - eps) },
+    { ...box, ymax: Math.min(box.ymax, box.ymin + eps) },
+    { ...box, ymin: Math.max(box.ymin, box.ymax - eps) },
+  ];
+  const seen = new Set<number>();
+  const outside = new Set<number>();
+  for (const band of bands) {
+    for (
+      const f of layer.source.query({ ...sourceQuery({ ...q, attributeNames: [] }, band, true) })
+    ) {
+      if (seen.has(f.id)) continue;
+      seen.add(f.id);
+      const g = f.geometry ? geometryExtent(f.geometry) : null;
+      if (!g || !boxesMeet(g, box)) outside.add(f.id);
+    }
+  }
+  return outside;
 }
 
 /** The envelope prefilter of a query, or null when it can match nothing. */
@@ -127,6 +218,13 @@ export function queryLayerIds(layer: MapLayer, q: LayerQuery): number[] {
   if (q.objectIds && q.objectIds.length === 0) return [];
   const bbox = prefilter(q);
   if (bbox === null) return [];
+  const deciding = decidingBox(layer, q);
+  if (deciding && bbox) {
+    // Ids straight from the index, without reading geometry, minus its false hits.
+    const hits = layer.source.query(sourceQuery({ ...q, attributeNames: [] }, bbox, false));
+    const wrong = falseIndexHits(layer, q, bbox);
+    return hits.map((f) => f.id).filter((id) => !wrong.has(id));
+  }
   const needGeometry = hasPredicate(q);
   const test = predicate(q);
   const ids: number[] = [];
@@ -152,10 +250,9 @@ export function countLayer(layer: MapLayer, q: LayerQuery): number {
   const bbox = prefilter(q);
   if (bbox === null) return 0;
   if (!hasPredicate(q)) return layer.source.count(sourceQuery(q, bbox, false));
+  const deciding = decidingBox(layer, q);
+  if (deciding && bbox) {
+    return layer.source.count(sourceQuery(q, bbox, false)) - falseIndexHits(layer, q, bbox).size;
+  }
   return queryLayerIds(layer, q).length;
-}
-
-/** Identify helper: a predicate "within `tolerance` of `shape`" (same spatial reference). */
-export function withinDistance(shape: Geometry, tolerance: number): (g: Geometry) => boolean {
-  return (g) => geometryDistance(shape, g) <= tolerance;
 }
