@@ -6,7 +6,7 @@
  * @module
  */
 import type { Geometry, Position } from "../types.ts";
-import { forEachSegment, pointSegmentDistance, type Shape, toShape } from "./_shape.ts";
+import { forEachSegmentNear, pointSegmentDistance, type Shape, toShape } from "./_shape.ts";
 import { shapesIntersect } from "./_intersects.ts";
 
 /**
@@ -23,15 +23,20 @@ export function geometryDistance(a: Geometry, b: Geometry): number {
   const sb = toShape(b);
   if (shapesIntersect(sa, sb)) return 0;
   if (!sa.bbox || !sb.bbox) return Infinity;
-  let best = Infinity;
+  // Any vertex pair bounds the answer; the bound then limits the segments looked at.
+  let best = Math.hypot(
+    sa.parts[0][0][0] - sb.parts[0][0][0],
+    sa.parts[0][0][1] - sb.parts[0][0][1],
+  );
   const vertexToShape = (p: Position, s: Shape) => {
     if (s.dim === 0) {
       for (const q of s.parts[0]) best = Math.min(best, Math.hypot(p[0] - q[0], p[1] - q[1]));
-    } else {
-      forEachSegment(s, (q0, q1) => {
-        best = Math.min(best, pointSegmentDistance(p, q0, q1));
-      });
+      return;
     }
+    const box = { xmin: p[0] - best, ymin: p[1] - best, xmax: p[0] + best, ymax: p[1] + best };
+    forEachSegmentNear(s, box, 0, (q0, q1) => {
+      best = Math.min(best, pointSegmentDistance(p, q0, q1));
+    });
   };
   // Disjoint segments are nearest at an endpoint of one of them.
   for (const part of sa.parts) for (const p of part) vertexToShape(p, sb);
