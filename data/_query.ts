@@ -89,6 +89,9 @@ const COLUMN: Record<OrderField, string> = {
   id: "v.seq",
 };
 
+/** Offsets below this probe industries per row (EXISTS); deeper pages build the id set (IN). */
+const EXISTS_MAX_OFFSET = 5000;
+
 function placeholders(n: number): string {
   return Array(n).fill("?").join(", ");
 }
@@ -146,12 +149,17 @@ export function buildList(
   inList("v.agency_id", q.agency);
   inList("v.group_id", q.group);
   inList("v.status_id", q.status);
+  // The industry condition has two forms with the same parameters: IN builds
+  // the id set once (right for counts and deep pages), EXISTS probes row by row
+  // in seq order (right for the first pages: ~0.1 ms instead of ~150 ms at 1M).
+  let industryIndex = -1;
+  let industryExists = "";
   if (q.industry?.length) {
-    where.push(
-      `v.id IN (SELECT ${t}_id FROM ${t}_industry WHERE industry_id IN (${
-        placeholders(q.industry.length)
-      }))`,
-    );
+    const marks = placeholders(q.industry.length);
+    industryIndex = where.length;
+    where.push(`v.id IN (SELECT ${t}_id FROM ${t}_industry WHERE industry_id IN (${marks}))`);
+    industryExists =
+      `EXISTS (SELECT 1 FROM ${t}_industry AS i WHERE i.${t}_id = v.id AND i.industry_id IN (${marks}))`;
     params.push(...q.industry);
   }
   if (has("salary_min") && (q.salaryMin !== undefined || q.salaryMax !== undefined)) {
@@ -234,12 +242,18 @@ export function buildList(
     params.unshift(match);
   }
   const whereSql = where.length ? where.join(" AND ") : "1";
+  let idsWhere = whereSql;
+  if (industryIndex >= 0 && offset < EXISTS_MAX_OFFSET) {
+    const w = [...where];
+    w[industryIndex + (match !== null ? 1 : 0)] = industryExists;
+    idsWhere = w.join(" AND ");
+  }
   return {
     table: t,
     count: match !== null && !filtered
       ? `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`
       : `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,
-    ids: `SELECT v.id AS id FROM ${from} WHERE ${whereSql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    ids: `SELECT v.id AS id FROM ${from} WHERE ${idsWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
     params,
     limit: size,
     offset,
