@@ -349,12 +349,13 @@ export class CatalogWriter {
         );
       }
     }
+    // collection is the table name ('competition'), as the tile cache reads it.
     // lat/lon: where the point is shown now; old_lat/old_lon: where it was shown
     // (NULL when not shown), so tile invalidation can clear both places.
     const shownOld = old && old.published && old.lat != null && old.lon != null;
     this.#run(
       `INSERT INTO change_log (collection, record_id, lat, lon, old_lat, old_lon, changed_at)
-       VALUES ('competitions', ?, ?, ?, ?, ?, ?)`,
+       VALUES ('competition', ?, ?, ?, ?, ?, ?)`,
       c.id,
       published && located ? lat : null,
       published && located ? lon : null,

@@ -234,7 +234,7 @@ Deno.test("import: change_log rows record new and old coordinates of changed com
       oLon: number | null,
       at: string,
     ) => ({
-      collection: "competitions",
+      collection: "competition",
       record_id: id,
       lat,
       lon,
