@@ -20,7 +20,7 @@ export interface QName {
   local: string;
 }
 
-/** One attribute with its resolved namespace. */
+/** One namespace-qualified attribute (unqualified ones are not kept). */
 export interface XmlAttribute {
   ns: string;
   local: string;
@@ -32,6 +32,7 @@ export interface XmlElement {
   /** Namespace URI ("" when unqualified). */
   ns: string;
   local: string;
+  /** Namespace-qualified attributes (xsi:*, soap:*), namespace declarations excluded. */
   attrs: XmlAttribute[];
   children: XmlElement[];
   /** Concatenated character data directly inside this element (CDATA included). */
@@ -48,7 +49,7 @@ export interface XmlLimits {
   maxLength: number;
   /** Maximum element nesting depth (default 64). */
   maxDepth: number;
-  /** Maximum number of elements (default 500,000). */
+  /** Maximum number of elements (default 250,000). */
   maxElements: number;
   /** Maximum attributes on one element (default 64). */
   maxAttributes: number;
@@ -58,7 +59,7 @@ export interface XmlLimits {
 export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
   maxLength: 10 * 1024 * 1024,
   maxDepth: 64,
-  maxElements: 500_000,
+  maxElements: 250_000,
   maxAttributes: 64,
 });
 
@@ -115,8 +116,10 @@ export function parseXml(text: string, limits: Partial<XmlLimits> = {}): XmlElem
   parser.on("opentag", (tag: SaxesTagNS) => {
     const el = makeElement(tag, parser);
     const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(el);
-    else root = el;
+    if (parent) {
+      if (parent.children === NONE) parent.children = [el];
+      else parent.children.push(el);
+    } else root = el;
     stack.push(el);
   });
   parser.on("closetag", () => {
@@ -155,20 +158,27 @@ function cleanSaxesMessage(e: unknown): string {
   return msg.replace(/^[^:]*:\d+:\d+: /, "").slice(0, 300);
 }
 
+// Shared empty lists keep hostile floods of empty elements cheap (replaced on first use).
+const NONE: XmlElement[] = [];
+const NO_ATTRS: XmlAttribute[] = [];
+
 function makeElement(tag: SaxesTagNS, parser: SaxesParser<{ xmlns: true }>): XmlElement {
-  const attrs: XmlAttribute[] = [];
+  let attrs = NO_ATTRS;
   let xsiType: QName | undefined;
   let nil = false;
-  for (const a of Object.values(tag.attributes)) {
-    // Namespace declarations are bookkeeping, not data.
-    if (a.uri === "http://www.w3.org/2000/xmlns/") continue;
+  for (const name in tag.attributes) {
+    const a = tag.attributes[name];
+    // Namespace declarations are bookkeeping; unqualified attributes carry nothing in SOAP
+    // or the ArcGIS schema (which declares no attributes), so neither is kept.
+    if (a.uri === "" || a.uri === "http://www.w3.org/2000/xmlns/") continue;
+    if (attrs === NO_ATTRS) attrs = [];
     attrs.push({ ns: a.uri, local: a.local, value: a.value });
     if (a.uri === XSI_NS) {
       if (a.local === "type") xsiType = resolveQName(a.value, parser);
       else if (a.local === "nil") nil = a.value.trim() === "true" || a.value.trim() === "1";
     }
   }
-  return { ns: tag.uri, local: tag.local, attrs, children: [], text: "", xsiType, nil };
+  return { ns: tag.uri, local: tag.local, attrs, children: NONE, text: "", xsiType, nil };
 }
 
 /** Resolves `prefix:local` (or `local`, in the default namespace) against the bindings in scope. */
