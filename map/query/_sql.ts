@@ -98,6 +98,17 @@ class Compiler {
     }
   }
 
+  /**
+   * One operand of a comparison. A bare column compared with anything but
+   * a literal (which the parser already gave the column's type) is written
+   * `+column`: that strips SQLite's column affinity, which would otherwise
+   * convert '10' to 10 (or 10 to '10') and disagree with the evaluator.
+   */
+  private side(n: ValueNode, others: ValueNode[]): string {
+    const sql = this.value(n);
+    return n.kind === "field" && others.some((o) => o.kind !== "literal") ? `+${sql}` : sql;
+  }
+
   cond(n: WhereNode): string {
     switch (n.kind) {
       case "and":
@@ -107,16 +118,18 @@ class Compiler {
         return `(NOT ${this.cond(n.operand)})`;
       case "compare":
         // BINARY collation keeps "=" case-sensitive even on NOCASE columns, as in memory.
-        return `(${this.value(n.left)} COLLATE BINARY ${n.op} ${this.value(n.right)})`;
+        return `(${this.side(n.left, [n.right])} COLLATE BINARY ${n.op} ${
+          this.side(n.right, [n.left])
+        })`;
       case "in": {
-        const v = this.value(n.value);
-        const list = n.list.map((x) => this.value(x)).join(", ");
+        const v = this.side(n.value, n.list);
+        const list = n.list.map((x) => this.side(x, [n.value])).join(", ");
         return `(${v} COLLATE BINARY ${n.negated ? "NOT IN" : "IN"} (${list}))`;
       }
       case "between": {
-        const v = this.value(n.value);
-        const lo = this.value(n.low);
-        const hi = this.value(n.high);
+        const v = this.side(n.value, [n.low, n.high]);
+        const lo = this.side(n.low, [n.value]);
+        const hi = this.side(n.high, [n.value]);
         return `(${v} COLLATE BINARY ${n.negated ? "NOT BETWEEN" : "BETWEEN"} ${lo} AND ${hi})`;
       }
       case "like": {
