@@ -12,6 +12,7 @@ import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import { queryOperations } from "../map/ops/query.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
+import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { projectPoint } from "../map/geo/projection.ts";
@@ -46,7 +47,10 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
     outputDir,
     operations: { ...MAPSERVER_OPERATIONS, ...queryOperations },
   });
-  const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
+  const routes = [
+    ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
+    ...arcgisFileRoutes({ maps, outputDir }),
+  ];
   const server = startSoapServer(async (req) => {
     for (const r of routes) {
       if (r.method !== req.method) continue;

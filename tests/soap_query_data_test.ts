@@ -346,6 +346,11 @@ Deno.test("QueryFeatureData2 result formats: JSON and KMZ as MIME and URL; AMF r
       await Deno.readTextFile(`${s.outputDir}/Fixture_MapServer/${name[1]}`),
     );
     assert.equal(onDisk.features.length, 4);
+    // The URL is served.
+    const served = await fetch(url.Result.URL);
+    assert.equal(served.status, 200);
+    assert.match(served.headers.get("content-type") ?? "", /json/);
+    assert.deepEqual(await served.json(), onDisk);
 
     const kmz = await call(c, "QueryFeatureData2", req("esriQueryResultKMLAsMime"));
     const kml = await unzipSingle(
@@ -361,6 +366,10 @@ Deno.test("QueryFeatureData2 result formats: JSON and KMZ as MIME and URL; AMF r
 
     const kmzUrl = await call(c, "QueryFeatureData2", req("esriQueryResultKMLAsURL"));
     assert.match(kmzUrl.Result.URL, /\/_ags_[0-9a-f]{32}\.kmz$/);
+    const kmzFile = await fetch(kmzUrl.Result.URL);
+    assert.equal(kmzFile.status, 200);
+    const servedKml = await unzipSingle(new Uint8Array(await kmzFile.arrayBuffer()));
+    assert.equal((servedKml.match(/<Placemark /g) ?? []).length, 4);
 
     const [, raw] = await (c as Any).QueryFeatureData2Async(req("esriQueryResultAmfAsMime")).catch((
       e: Any,
