@@ -10,7 +10,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
-import { htmlToText, indexBody } from "./_text.ts";
+import { htmlToText, indexBody, type SearchField } from "./_text.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -53,36 +53,36 @@ function money(s: string | null): number | null {
   return s === null ? null : Number(s);
 }
 
-function vacancySearchTexts(v: Vacancy): string[] {
+function vacancySearchFields(v: Vacancy): SearchField[] {
   return [
-    v.title,
-    v.experience_upgo,
-    v.experience_text,
-    v.education,
-    htmlToText(v.professions),
-    v.explanation_requirements,
-    htmlToText(v.job_responsibilities),
-    htmlToText(v.requirements_for_knowledge),
-    htmlToText(v.requirements_for_skills),
-    htmlToText(v.additional_info),
+    [v.title, false],
+    [v.experience_upgo, false],
+    [v.experience_text, false],
+    [v.education, false],
+    [v.professions, true],
+    [v.explanation_requirements, false],
+    [v.job_responsibilities, true],
+    [v.requirements_for_knowledge, true],
+    [v.requirements_for_skills, true],
+    [v.additional_info, true],
   ];
 }
 
-function competitionSearchTexts(c: Competition): string[] {
+function competitionSearchFields(c: Competition): SearchField[] {
   return [
-    c.title,
-    c.experience_upgo,
-    c.experience_text,
-    c.experience_addition_info,
-    c.education,
-    htmlToText(c.professions),
-    c.explanation_requirements,
-    htmlToText(c.job_responsibilities),
-    htmlToText(c.requirements_for_knowledge),
-    htmlToText(c.requirements_for_skills),
-    htmlToText(c.additional_info),
-    htmlToText(c.document_reception_address),
-    htmlToText(c.competition_procedure),
+    [c.title, false],
+    [c.experience_upgo, false],
+    [c.experience_text, false],
+    [c.experience_addition_info, false],
+    [c.education, false],
+    [c.professions, true],
+    [c.explanation_requirements, false],
+    [c.job_responsibilities, true],
+    [c.requirements_for_knowledge, true],
+    [c.requirements_for_skills, true],
+    [c.additional_info, true],
+    [c.document_reception_address, true],
+    [c.competition_procedure, true],
   ];
 }
 
@@ -124,8 +124,8 @@ export class CatalogWriter {
   }
 
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
-  #index(table: Table, id: number, texts: string[]): void {
-    const body = indexBody(texts);
+  #index(table: Table, id: number, fields: SearchField[]): void {
+    const body = indexBody(fields);
     this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
@@ -262,7 +262,7 @@ export class CatalogWriter {
         v.updated_at,
         v.title,
       );
-      this.#index("vacancy", v.id, vacancySearchTexts(v));
+      this.#index("vacancy", v.id, vacancySearchFields(v));
     }
     return this.#count(old ? "updated" : "inserted");
   }
@@ -337,7 +337,7 @@ export class CatalogWriter {
         located ? lon : null,
         c.title,
       );
-      this.#index("competition", c.id, competitionSearchTexts(c));
+      this.#index("competition", c.id, competitionSearchFields(c));
       if (located) {
         this.#run(
           "INSERT INTO competition_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)",

@@ -100,13 +100,33 @@ export function stems(text: string): string[] {
   return out;
 }
 
+/** Stems of recent field values: templates repeat across records, so most are hits. */
+const fieldCache = new Map<string, readonly string[]>();
+const FIELD_CACHE_MAX = 20_000;
+
+/** Distinct stems of one field; `html` fields are stripped and decoded first. */
+export function fieldStems(raw: string, html: boolean): readonly string[] {
+  if (raw === "") return [];
+  const key = (html ? "h" : "t") + raw;
+  let out = fieldCache.get(key);
+  if (out === undefined) {
+    out = [...new Set(stems(html ? htmlToText(raw) : raw))];
+    if (fieldCache.size >= FIELD_CACHE_MAX) fieldCache.clear();
+    fieldCache.set(key, out);
+  }
+  return out;
+}
+
+/** A field for the search index: its raw value and whether it is HTML. */
+export type SearchField = readonly [raw: string, html: boolean];
+
 /**
- * The FTS5 body for a record: distinct stems of all given texts, space-separated.
+ * The FTS5 body for a record: distinct stems of all its fields, space-separated.
  * Distinct, because search is a boolean AND and never ranks.
  */
-export function indexBody(texts: readonly string[]): string {
+export function indexBody(fields: readonly SearchField[]): string {
   const seen = new Set<string>();
-  for (const t of texts) for (const s of stems(t)) seen.add(s);
+  for (const [raw, html] of fields) for (const s of fieldStems(raw, html)) seen.add(s);
   return [...seen].join(" ");
 }
 

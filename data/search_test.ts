@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openCatalog } from "./catalog.ts";
 import { importFiles } from "./import.ts";
 import { idsOf, sampleCompetition, sampleVacancy, tempDir, writeJson } from "./_testing.ts";
-import { ftsQuery, htmlToText, stems } from "./_text.ts";
+import { fieldStems, ftsQuery, htmlToText, stems } from "./_text.ts";
 import { boundingBoxes, haversineKm } from "./_geo.ts";
 
 Deno.test("text: HTML stripped, entities decoded, ё folded, Russian and English stems", () => {
@@ -18,6 +18,9 @@ Deno.test("text: HTML stripped, entities decoded, ё folded, Russian and English
   ]);
   assert.deepEqual(stems("Учёт учета"), stems("учет учёта"));
   assert.deepEqual(stems("developers developer"), ["develop", "develop"]);
+  // Plain-text fields keep what looks like markup; HTML fields drop it.
+  assert.deepEqual(fieldStems("стаж <3 лет> опыт", false), stems("стаж 3 лет опыт"));
+  assert.deepEqual(fieldStems("стаж <3 лет> опыт", true), stems("стаж опыт"));
   assert.equal(ftsQuery(" , --- ,"), null);
   assert.equal(ftsQuery("специалиста,отдел"), '"специалист"* AND "отдел"*');
   assert.equal(ftsQuery("IT"), '"it"');
