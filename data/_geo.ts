@@ -33,7 +33,8 @@ export type Box = [number, number, number, number];
  * every point within `radiusKm` of (lat, lon). Slightly generous on purpose:
  * the exact haversine test follows.
  */
-export function boundingBoxes(lat: number, lon: number, radiusKm: number): Box[] {
+export function boundingBoxes(lat: number, lonIn: number, radiusKm: number): Box[] {
+  const lon = ((lonIn + 180) % 360 + 360) % 360 - 180;
   const dLat = (radiusKm / EARTH_RADIUS_KM) / RAD * 1.0001;
   const minLat = Math.max(-90, lat - dLat);
   const maxLat = Math.min(90, lat + dLat);

@@ -141,6 +141,8 @@ Deno.test("near: competitions within a great-circle radius, across the antimerid
     // From the other side of 180°: Anadyr is ~140 km west of (64.73, -179.5).
     assert.deepEqual(near(64.73, -179.5, 200), [4]);
     assert.deepEqual(near(64.73, -179.5, 100), []);
+    assert.deepEqual(near(64.73, 180.5, 200), [4]); // longitudes wrap
+    assert.deepEqual(near(55.7558, 37.6173 + 360, 10), [1]);
     assert.deepEqual(near(0, 0, 100), []);
     // Combined with another filter.
     assert.equal(
