@@ -440,3 +440,57 @@ Deno.test("custom graphics draw on top", () => {
   assert.ok(near(pixel(img, ...geoPx(-50, -10)), [255, 0, 255, 255]));
   assert.ok(countNot(img, [255, 0, 255, 255], ...geoPx(-59, -1), ...geoPx(-41, -19)) < 10);
 });
+
+Deno.test("overlapping markers: each later marker covers the earlier one's outline (paths and stamps)", () => {
+  const marker = RendererSpecSchema.parse({
+    type: "simple",
+    symbol: {
+      type: "simple-marker",
+      color: [0, 0, 255],
+      size: 12,
+      outline: { color: [0, 0, 0], width: 2 },
+    },
+  });
+  for (const pairs of [1, 1500]) {
+    // Pairs of markers 0.12 deg apart on a 0.01 deg/px map: 12 px apart, radius 8 px.
+    const feats = [];
+    for (let i = 0; i < pairs; i++) {
+      const x = -170 + (i % 50) * 0.5, y = 60 - Math.floor(i / 50) * 0.5;
+      feats.push({ id: i * 2 + 1, attributes: {}, geometry: { type: "Point" as const, x, y } });
+      feats.push({
+        id: i * 2 + 2,
+        attributes: {},
+        geometry: { type: "Point" as const, x: x + 0.12, y },
+      });
+    }
+    const m: RenderMap = {
+      name: "m",
+      wkid: 4326,
+      backgroundColor: [255, 255, 255],
+      layers: [{
+        id: 0,
+        name: "p",
+        geometryType: "Point",
+        source: new MemorySource(feats, "Point"),
+        visible: true,
+        minScale: 0,
+        maxScale: 0,
+        renderer: marker,
+      }],
+    };
+    const img = decode(
+      renderMap(kit, m, {
+        extent: { xmin: -171, ymin: 44, xmax: -145, ymax: 61 },
+        wkid: 4326,
+        widthPx: 2600,
+        heightPx: 1700,
+        format: "png32",
+      })
+        .bytes,
+    );
+    // First pair: A at (-170, 60) = pixel (100, 100); its right outline at x = 108 lies in B's fill.
+    assert.ok(near(pixel(img, 100, 100), [0, 0, 255, 255]), `${pairs}: A's centre`);
+    assert.ok(near(pixel(img, 107, 100), [0, 0, 255, 255], 10), `${pairs}: B covers A's outline`);
+    assert.ok(pixel(img, 120, 100)[2] < 80, `${pairs}: B's own outline stays`);
+  }
+});

@@ -57,6 +57,54 @@ function generalise(g: Geometry, tol: number): { g: Geometry | null; n: number }
   }
 }
 
+function entryFor(src: FeatureSource, toWkid: number, resolution: number): Entry {
+  const key = `${normalizeWkid(toWkid)}|${Math.floor(Math.log2(resolution))}`;
+  let perSource = cache.get(src);
+  if (!perSource) cache.set(src, perSource = new Map());
+  const revision = src.revision();
+  let entry = perSource.get(key);
+  if (!entry || entry.revision !== revision) {
+    entry = { revision, byId: new Map() };
+    perSource.set(key, entry);
+  }
+  return entry;
+}
+
+function isEmpty(g: Geometry): boolean {
+  return g.type === "Polygon"
+    ? g.rings.length === 0
+    : g.type === "Polyline"
+    ? g.paths.length === 0
+    : false;
+}
+
+/**
+ * Empties the cache when it holds more than its vertex budget. Called
+ * between renders only, so one render never sees its entries vanish.
+ */
+export function trimGeometryCache(): void {
+  if (storedVertices > MAX_VERTICES) {
+    cache.clear();
+    storedVertices = 0;
+  }
+}
+
+/**
+ * The prepared geometry of feature `id` when it is cached for this output
+ * SR, resolution level and source revision (null: cached as not drawable),
+ * or undefined when the source must be read. Lets a warm render fetch
+ * attributes only and skip decoding geometry blobs.
+ */
+export function cachedGeometry(
+  src: FeatureSource,
+  id: number,
+  toWkid: number,
+  resolution: number,
+): Geometry | null | undefined {
+  const entry = entryFor(src, toWkid, resolution);
+  return entry.byId.has(id) ? entry.byId.get(id)! : undefined;
+}
+
 /**
  * The feature's geometry in `toWkid`, generalised to half of the
  * power-of-two resolution at or below `resolution` (map units per pixel).
@@ -79,15 +127,7 @@ export function preparedGeometry(
     }
   }
   const level = Math.floor(Math.log2(resolution));
-  const key = `${to}|${level}`;
-  let perSource = cache.get(src);
-  if (!perSource) cache.set(src, perSource = new Map());
-  const revision = src.revision();
-  let entry = perSource.get(key);
-  if (!entry || entry.revision !== revision) {
-    entry = { revision, byId: new Map() };
-    perSource.set(key, entry);
-  }
+  const entry = entryFor(src, toWkid, resolution);
   if (entry.byId.has(id)) return entry.byId.get(id)!;
   let projected: Geometry;
   try {
@@ -97,12 +137,8 @@ export function preparedGeometry(
     return null;
   }
   const { g: out, n } = generalise(projected, 2 ** level / 2);
-  if (storedVertices + n > MAX_VERTICES) {
-    // Start over rather than track recency: the working set is re-warmed by one render.
-    cache.clear();
-    storedVertices = 0;
-    return out;
-  }
+  // Nothing to draw from no coordinates: do not remember it (placeholders of evicted entries).
+  if (n === 0 && out === null && isEmpty(g)) return null;
   storedVertices += n;
   entry.byId.set(id, out);
   return out;

@@ -22,7 +22,64 @@ import { makeSprite, type Sprite } from "./_stamp.ts";
 
 /** Receives marker sprites to stamp into the image's pixels (see draw_map.ts). */
 export interface MarkerSink {
+  /** Pixels of the image (the cost of one read and composite pass). */
+  readonly pixelCount: number;
   stamp(sprite: Sprite, corners: Int32Array): void;
+}
+
+/**
+ * Offset positions with exact duplicates removed, keeping the last: a
+ * marker drawn later at the same spot covers every pixel of the earlier
+ * one, so the image is the same.
+ */
+function dedupeKeepLast(xy: number[], ox: number, oy: number): number[] {
+  const seen = new Set<string>();
+  const keep: number[] = [];
+  for (let i = xy.length - 2; i >= 0; i -= 2) {
+    const key = `${xy[i]},${xy[i + 1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    keep.push(i);
+  }
+  const out: number[] = new Array(keep.length * 2);
+  for (let k = 0; k < keep.length; k++) {
+    const i = keep[keep.length - 1 - k];
+    out[k * 2] = xy[i] + ox;
+    out[k * 2 + 1] = xy[i + 1] + oy;
+  }
+  return out;
+}
+
+/**
+ * Splits markers (in drawing order) into consecutive runs in which no two
+ * can overlap (grid cells of `cell` pixels, neighbours included), so each
+ * run is one fill and one outline draw with the same result as drawing
+ * them one by one. Returns [start, end) index pairs into `xy`.
+ */
+function overlapFreeGroups(xy: number[], cell: number): [number, number][] {
+  const groups: [number, number][] = [];
+  const owner = new Map<number, number>();
+  let start = 0, group = 0;
+  for (let i = 0; i < xy.length; i += 2) {
+    const cx = Math.floor(xy[i] / cell), cy = Math.floor(xy[i + 1] / cell);
+    let clash = false;
+    for (let dx = -1; dx <= 1 && !clash; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        if (owner.get((cx + dx) * 65536 + (cy + dy)) === group) {
+          clash = true;
+          break;
+        }
+      }
+    }
+    if (clash) {
+      groups.push([start, i]);
+      start = i;
+      group++;
+    }
+    owner.set(cx * 65536 + cy, group);
+  }
+  groups.push([start, xy.length]);
+  return groups;
 }
 
 const CONIC = 3;
@@ -229,14 +286,25 @@ export class Painter {
   ): void {
     if (xy.length === 0) return;
     const ox = m.xoffset * this.pxPerPt, oy = -m.yoffset * this.pxPerPt;
-    const n = xy.length / 2;
-    if (!sink || n < 8) {
-      // Few markers: one fill and one outline draw per marker keeps the order right.
-      for (let i = 0; i < xy.length; i += 2) {
-        this.#markerPaths(canvas, [xy[i] + ox, xy[i + 1] + oy], m);
-      }
+    const pts = dedupeKeepLast(xy, ox, oy);
+    const n = pts.length / 2;
+    const reach = (m.size * this.pxPerPt) / 2 * Math.SQRT2 +
+      (m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0) + 1;
+    const groups = overlapFreeGroups(pts, 2 * reach);
+    // Cost model (measured on Skia-wasm): ~40 us per batched path pair, against
+    // ~8 ns per image pixel for reading and compositing the canvas around a stamp.
+    const pathCost = groups.length * 40 + n * 0.5;
+    const stampCost = sink ? sink.pixelCount * 0.008 + n * 0.3 : Infinity;
+    if (pathCost <= stampCost) {
+      for (const g of groups) this.#markerPaths(canvas, pts.slice(g[0], g[1]), m);
       return;
     }
+    this.#stamp(pts, m, sink!);
+  }
+
+  /** Stamps markers from one pre-drawn sprite through `sink`. */
+  #stamp(xy: number[], m: SimpleMarkerSymbol, sink: MarkerSink): void {
+    const n = xy.length / 2;
     const { ck } = this.kit;
     const r = (m.size * this.pxPerPt) / 2;
     const outlineW = m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0;
@@ -256,8 +324,8 @@ export class Painter {
     surface.delete();
     const corners = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) {
-      corners[i * 2] = Math.round(xy[i * 2] + ox - half);
-      corners[i * 2 + 1] = Math.round(xy[i * 2 + 1] + oy - half);
+      corners[i * 2] = Math.round(xy[i * 2] - half);
+      corners[i * 2 + 1] = Math.round(xy[i * 2 + 1] - half);
     }
     sink.stamp(makeSprite(spritePx, size), corners);
   }

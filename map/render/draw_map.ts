@@ -19,9 +19,9 @@ import {
 import { createDisplay, isVisibleAtScale, type MapDisplay } from "../geo/display.ts";
 import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
-import type { Extent, Feature } from "../types.ts";
+import type { Extent, Feature, Geometry } from "../types.ts";
 import type { Kit } from "./_canvaskit.ts";
-import { preparedGeometry } from "./_geomcache.ts";
+import { cachedGeometry, preparedGeometry, trimGeometryCache } from "./_geomcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, Collisions, polygonAnchor } from "./_labels.ts";
 import { type MarkerSink, Painter } from "./_painter.ts";
@@ -56,8 +56,10 @@ class Compositor implements MarkerSink {
   readonly #canvas: Canvas;
   readonly #w: number;
   readonly #h: number;
+  readonly pixelCount: number;
 
   constructor(kit: Kit, canvas: Canvas, w: number, h: number) {
+    this.pixelCount = w * h;
     this.#kit = kit;
     this.#canvas = canvas;
     this.#w = w;
@@ -159,6 +161,45 @@ function labelText(v: unknown): string {
   return s.length > 64 ? s.slice(0, 63) + "…" : s;
 }
 
+/**
+ * The layer's features for this view. For lines and polygons whose
+ * prepared geometry is already cached (same source revision, output SR and
+ * resolution level) only ids and attributes are read, and geometry is
+ * fetched just for the features not cached yet.
+ */
+function queryFeatures(
+  layer: RenderLayer,
+  where: WhereNode | undefined,
+  bbox: Extent | undefined,
+  fields: string[],
+  wkid: number,
+  resolution: number,
+): Feature[] {
+  const src = layer.source;
+  if (layer.geometryType === "Point" || layer.geometryType === "Multipoint") {
+    return src.query({ where, bbox, fields, returnGeometry: true });
+  }
+  const rows = src.query({ where, bbox, fields, returnGeometry: false });
+  const missing: number[] = [];
+  for (const f of rows) {
+    if (cachedGeometry(src, f.id, wkid, resolution) === undefined) missing.push(f.id);
+  }
+  const fetched = new Map<number, Feature>();
+  if (missing.length) {
+    for (const f of src.query({ objectIds: missing, fields: [], returnGeometry: true })) {
+      fetched.set(f.id, f);
+    }
+  }
+  return rows.map((f) => {
+    const full = fetched.get(f.id);
+    // Cached features keep a placeholder geometry: preparedGeometry answers from the cache.
+    return { id: f.id, attributes: f.attributes, geometry: full?.geometry ?? CACHED };
+  });
+}
+
+/** Stands for "geometry already prepared in the cache" (never drawn itself). */
+const CACHED: Geometry = { type: "Polygon", rings: [] };
+
 /** Draws one layer; returns its label candidates. */
 function drawLayer(
   canvas: Canvas,
@@ -181,7 +222,7 @@ function drawLayer(
       ...(withLabels && layer.labels ? [layer.labels.field] : []),
     ]),
   ];
-  const features: Feature[] = src.query({ where, bbox, fields, returnGeometry: true });
+  const features = queryFeatures(layer, where, bbox, fields, wkid, display.resolution);
   const groups = new Map<SymbolSpec, { cmds: number[]; xy: number[] }>();
   for (const c of rendererClasses(layer.renderer)) groups.set(c.symbol, { cmds: [], xy: [] });
   const labels: LabelCandidate[] = [];
@@ -347,6 +388,7 @@ function drawGraphics(
  */
 export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): DrawnMap {
   const { ck } = kit;
+  trimGeometryCache();
   const wkid = req.wkid;
   const display = createDisplay(req.extent, {
     widthPx: req.widthPx,
