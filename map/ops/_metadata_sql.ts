@@ -1,10 +1,17 @@
 /**
- * SQLSyntaxInfo for our where-clause dialect (map/query): what the parser
- * accepts, stated as ArcGIS reports a workspace's SQL syntax.
+ * SQLSyntaxInfo for our where-clause dialect, built from the engine's own
+ * description (map/query SQL_SYNTAX) so that what GetSQLSyntaxInfo claims is
+ * what the parser accepts, plus the Prefix/Postfix clauses the query
+ * operations understand (DISTINCT, ORDER BY).
  *
  * @module
  */
+import { SQL_SYNTAX as ENGINE } from "../query/mod.ts";
 import type { SoapObject } from "./_geometry_xml.ts";
+
+/** Clauses QueryFilter.PrefixClause / PostfixClause accept (map/ops query filter). */
+const CLAUSES = ["DISTINCT", "ORDER BY"];
+const CLAUSE_KEYWORDS = ["DISTINCT", "ORDER", "BY", "ASC", "DESC"];
 
 function propertySet(entries: [string, string][]): SoapObject {
   return {
@@ -17,64 +24,19 @@ function propertySet(entries: [string, string][]): SoapObject {
 export const SQL_SYNTAX: SoapObject = {
   $type: "SQLSyntaxInfo",
   // Keys follow the ArcObjects esriSQLFunctionName / esriSQLSpecialCharacters names.
-  FunctionNames: propertySet([
-    ["esriSQL_UPPER", "UPPER"],
-    ["esriSQL_LOWER", "LOWER"],
-  ]),
+  FunctionNames: propertySet(ENGINE.functionNames.map((f) => [`esriSQL_${f}`, f])),
   SpecialCharacters: propertySet([
-    ["esriSQL_WildcardManyMatch", "%"],
-    ["esriSQL_WildcardSingleMatch", "_"],
-    ["esriSQL_DelimitedIdentifierPrefix", '"'],
-    ["esriSQL_DelimitedIdentifierSuffix", '"'],
-    ["esriSQL_EscapeKeyPrefix", "ESCAPE '"],
-    ["esriSQL_EscapeKeySuffix", "'"],
+    ["esriSQL_WildcardManyMatch", ENGINE.specialCharacters.wildcardMany],
+    ["esriSQL_WildcardSingleMatch", ENGINE.specialCharacters.wildcardSingle],
+    ["esriSQL_DelimitedIdentifierPrefix", ENGINE.specialCharacters.identifierQuote],
+    ["esriSQL_DelimitedIdentifierSuffix", ENGINE.specialCharacters.identifierQuote],
   ]),
-  SupportedPredicates: [
-    "=",
-    "<>",
-    "<",
-    "<=",
-    ">",
-    ">=",
-    "AND",
-    "OR",
-    "NOT",
-    "IN",
-    "NOT IN",
-    "BETWEEN",
-    "NOT BETWEEN",
-    "LIKE",
-    "NOT LIKE",
-    "IS NULL",
-    "IS NOT NULL",
-  ],
-  // QueryFilter.PrefixClause / PostfixClause.
-  SupportedClauses: ["DISTINCT", "ORDER BY"],
-  // Field names are matched case-insensitively, plain, "quoted" or [bracketed]; text
-  // comparisons (=, IN, BETWEEN, LIKE) are case-sensitive, UPPER()/LOWER() make them not.
-  IdentifierCase: false,
-  DelimitedIdentifierCase: false,
-  StringComparisonCase: true,
-  Keywords: [
-    "AND",
-    "OR",
-    "NOT",
-    "IN",
-    "BETWEEN",
-    "LIKE",
-    "ESCAPE",
-    "IS",
-    "NULL",
-    "UPPER",
-    "LOWER",
-    "DATE",
-    "TIMESTAMP",
-    "DISTINCT",
-    "ORDER",
-    "BY",
-    "ASC",
-    "DESC",
-  ],
-  InvalidCharacters: "",
-  InvalidStartingCharacters: "",
+  SupportedPredicates: [...ENGINE.supportedPredicates],
+  SupportedClauses: [...new Set([...ENGINE.supportedClauses, ...CLAUSES])],
+  IdentifierCase: ENGINE.identifierCase,
+  DelimitedIdentifierCase: ENGINE.delimitedIdentifierCase,
+  StringComparisonCase: ENGINE.stringComparisonCase,
+  Keywords: [...new Set([...ENGINE.keywords, ...CLAUSE_KEYWORDS])],
+  InvalidCharacters: ENGINE.invalidCharacters,
+  InvalidStartingCharacters: ENGINE.invalidStartingCharacters,
 };
