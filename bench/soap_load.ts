@@ -22,10 +22,11 @@ import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { openGeoPackage } from "../map/sources/geopackage.ts";
 
 const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
-const DIR = "var/bench/soap";
+/** Where the generated data and documents live. */
+export const DIR = "var/bench/soap";
 
 /** One measured scenario. */
-interface Scenario {
+export interface Scenario {
   name: string;
   /** Operation element with its children. */
   body: string;
@@ -46,7 +47,7 @@ function prng(seed: number): () => number {
 }
 
 /** Writes the benchmark GeoPackage (points over 20..180°E, 40..75°N) unless it is already there. */
-function ensureGeoPackage(path: string, features: number): void {
+export function ensureGeoPackage(path: string, features: number): void {
   if (existsSync(path)) {
     const source = openGeoPackage(path);
     const n = source.count({});
@@ -90,7 +91,8 @@ function ensureGeoPackage(path: string, features: number): void {
   );
 }
 
-function writeDocument(mapsDir: string): void {
+/** Writes the `Bench` map document (one layer over `../bench.gpkg`) into `mapsDir`. */
+export function writeDocument(mapsDir: string): void {
   mkdirSync(mapsDir, { recursive: true });
   Deno.writeTextFileSync(
     `${mapsDir}/Bench.json`,
@@ -111,13 +113,15 @@ function writeDocument(mapsDir: string): void {
   );
 }
 
-function envelope(inner: string): string {
+/** A SOAP 1.1 envelope around an operation element. */
+export function envelope(inner: string): string {
   return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope ` +
     `xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ` +
     `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
 }
 
-const SCENARIOS: Scenario[] = [
+/** The measured requests, each with a check of its answer. */
+export const SCENARIOS: Scenario[] = [
   {
     name: "GetServerInfo",
     body: `<e:GetServerInfo xmlns:e="${NS}"><MapName>Layers</MapName></e:GetServerInfo>`,

@@ -226,19 +226,21 @@ export function queryLayerIds(layer: MapLayer, q: LayerQuery): number[] {
     return hits.map((f) => f.id).filter((id) => !wrong.has(id));
   }
   const needGeometry = hasPredicate(q);
+  if (!needGeometry) {
+    // Ids only: one pass, no paging (OFFSET pages would rescan the skipped rows).
+    return layer.source.query(sourceQuery({ ...q, attributeNames: [] }, bbox, false)).map((f) =>
+      f.id
+    );
+  }
   const test = predicate(q);
   const ids: number[] = [];
   for (let offset = 0;; offset += PAGE) {
     const page = layer.source.query({
-      ...sourceQuery(
-        { ...q, attributeNames: needGeometry && q.accept ? undefined : [] },
-        bbox,
-        needGeometry,
-      ),
+      ...sourceQuery({ ...q, attributeNames: q.accept ? undefined : [] }, bbox, true),
       limit: PAGE,
       offset,
     });
-    for (const f of page) if (!needGeometry || test(f)) ids.push(f.id);
+    for (const f of page) if (test(f)) ids.push(f.id);
     if (page.length < PAGE) break;
   }
   return ids;
