@@ -9,6 +9,7 @@ import {
   loadMapDocumentValue,
   loadServices,
   MapDocumentError,
+  mapDocumentJsonSchema,
   validateMapDocument,
 } from "./mod.ts";
 
@@ -237,4 +238,21 @@ Deno.test("the default document passes validation on its own", () => {
   const doc = validateMapDocument(DEFAULT_DOCUMENT);
   assert.equal(doc.maps.length, 2);
   assert.equal(doc.maps[0].layers[1].renderer?.type, "simple");
+});
+
+Deno.test("the example documents load", async () => {
+  const services = await loadServices({ mapsDir: new URL("./examples", import.meta.url).pathname });
+  assert.deepEqual(services.map((s) => s.name), ["World"]);
+  const [countries, land] = services[0].maps[0].layers;
+  assert.equal(services[0].maps[0].wkid, 3857);
+  assert.equal(countries.source.count({ where: countries.definition }), 176);
+  assert.equal(land.visible, false);
+  assert.equal(services[0].limits?.maxRecordCount, 2000);
+  for (const s of services) s.close();
+});
+
+Deno.test("the format is published as a JSON Schema", () => {
+  const schema = mapDocumentJsonSchema();
+  assert.equal(schema.type, "object");
+  assert.deepEqual((schema.required as string[]).sort(), ["maps", "name"]);
 });

@@ -160,3 +160,19 @@ export type TilingSpec = z.infer<typeof TilingSpecSchema>;
 export type MapDocument = z.infer<typeof MapDocumentSchema>;
 /** A map document as written (defaults not yet applied). */
 export type MapDocumentInput = z.input<typeof MapDocumentSchema>;
+
+/**
+ * The document format as a JSON Schema (draft 2020-12), for editors and
+ * validators outside this server; it describes documents as written.
+ *
+ * @example
+ * ```ts
+ * Deno.writeTextFileSync("map-document.schema.json", JSON.stringify(mapDocumentJsonSchema(), null, 2));
+ * ```
+ */
+export function mapDocumentJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(MapDocumentSchema, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
+}
