@@ -6,7 +6,7 @@
  * @module
  */
 import ckModule from "canvaskit-wasm/full";
-import type { CanvasKit, CanvasKitInitOptions, Typeface } from "canvaskit-wasm";
+import type { CanvasKit, CanvasKitInitOptions, Surface, Typeface } from "canvaskit-wasm";
 import { createRequire } from "node:module";
 
 /** A loaded CanvasKit with the label typeface. */
@@ -45,4 +45,32 @@ export function loadKit(): Promise<Kit> {
     return { ck, typeface };
   })();
   return loading;
+}
+
+const spare = new Map<string, Surface>();
+
+/**
+ * A raster surface of `w` x `h`, reused from the previous render of the
+ * same size when there is one (allocating and first-touching a 4096 x 3072
+ * surface in wasm memory costs tens of milliseconds). Give it back with
+ * {@link releaseSurface}; draws are synchronous, so nothing else holds it.
+ */
+export function borrowSurface(kit: Kit, w: number, h: number): Surface | null {
+  const key = `${w}x${h}`;
+  const s = spare.get(key);
+  if (s) {
+    spare.delete(key);
+    return s;
+  }
+  return kit.ck.MakeSurface(w, h);
+}
+
+/** Keeps `s` for the next render of its size (one spare per size, two sizes at most). */
+export function releaseSurface(s: Surface): void {
+  const key = `${s.width()}x${s.height()}`;
+  if (spare.has(key) || spare.size >= 2) {
+    s.delete();
+    return;
+  }
+  spare.set(key, s);
 }

@@ -20,7 +20,7 @@ import { createDisplay, isVisibleAtScale, type MapDisplay } from "../geo/display
 import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { borrowSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
 import { cachedGeometry, preparedGeometry, trimGeometryCache } from "./_geomcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, Collisions, polygonAnchor } from "./_labels.ts";
@@ -397,7 +397,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     rotation: req.rotation,
     wkid,
   });
-  const surface = ck.MakeSurface(req.widthPx, req.heightPx);
+  const surface = borrowSurface(kit, req.widthPx, req.heightPx);
   if (!surface) {
     throw new Error(`CanvasKit could not allocate a ${req.widthPx}x${req.heightPx} image.`);
   }
@@ -438,7 +438,8 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     return { rgba, display, visibleLayerIds };
   } finally {
     painter.dispose();
-    surface.delete();
+    surface.getCanvas().restoreToCount(1);
+    releaseSurface(surface);
   }
 }
 

@@ -69,6 +69,22 @@ function filterRows(src: Uint8Array, width: number, height: number, bpp: number)
   return out;
 }
 
+/** RGBA pixels as RGB scanlines, each preceded by filter byte 0. */
+function packRgbRows(rgba: Uint8Array, width: number, height: number): Uint8Array {
+  const stride = width * 3 + 1;
+  const out = new Uint8Array(height * stride);
+  for (let y = 0; y < height; y++) {
+    let j = y * stride + 1;
+    const end = (y + 1) * width * 4;
+    for (let i = y * width * 4; i < end; i += 4) {
+      out[j++] = rgba[i];
+      out[j++] = rgba[i + 1];
+      out[j++] = rgba[i + 2];
+    }
+  }
+  return out;
+}
+
 function ihdr(width: number, height: number, colourType: number): Uint8Array {
   const d = new Uint8Array(13);
   const dv = new DataView(d.buffer);
@@ -136,20 +152,14 @@ export function encodePng(
     parts.push(chunk("IEND", new Uint8Array(0)));
     return assemble(parts);
   }
-  let pixels = rgba;
-  let bpp = 4;
-  if (kind === "rgb") {
-    bpp = 3;
-    pixels = new Uint8Array(width * height * 3);
-    for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
-      pixels[j] = rgba[i];
-      pixels[j + 1] = rgba[i + 1];
-      pixels[j + 2] = rgba[i + 2];
-    }
-  }
+  const bpp = kind === "rgb" ? 3 : 4;
+  // RGB rows are packed straight into the scanline buffer (no intermediate copy).
+  const rows = kind === "rgb"
+    ? packRgbRows(rgba, width, height)
+    : filterRows(rgba, width, height, 4);
   return assemble([
     chunk("IHDR", ihdr(width, height, bpp === 4 ? 6 : 2)),
-    chunk("IDAT", deflate(filterRows(pixels, width, height, bpp), level)),
+    chunk("IDAT", deflate(rows, level)),
     chunk("IEND", new Uint8Array(0)),
   ]);
 }
