@@ -150,7 +150,13 @@ export class MemoryFeatureSource implements FeatureSource {
   private matching(q: FeatureQuery): number[] {
     const idx = this.candidates(q);
     const where = q.where;
-    return where ? idx.filter((i) => evaluate(where, this.features[i].attributes)) : idx;
+    if (!where) return idx;
+    // The object id is a field too ("OBJECTID < 10"), though not stored among the attributes.
+    const id = this.idField;
+    return idx.filter((i) => {
+      const f = this.features[i];
+      return evaluate(where, { ...f.attributes, [id]: f.id });
+    });
   }
 
   /** Matching features, ordered by id, with only the requested attributes. */
