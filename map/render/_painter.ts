@@ -294,7 +294,8 @@ export class Painter {
     // Cost model (measured on Skia-wasm): ~40 us per batched path pair, against
     // ~8 ns per image pixel for reading and compositing the canvas around a stamp.
     const pathCost = groups.length * 40 + n * 0.5;
-    const stampCost = sink ? sink.pixelCount * 0.008 + n * 0.3 : Infinity;
+    // Huge symbols (very high DPI) would need a huge sprite: draw those as paths.
+    const stampCost = sink && reach <= 256 ? sink.pixelCount * 0.008 + n * 0.3 : Infinity;
     if (pathCost <= stampCost) {
       for (const g of groups) this.#markerPaths(canvas, pts.slice(g[0], g[1]), m);
       return;
