@@ -18,6 +18,10 @@ self.onmessage = async (e: MessageEvent) => {
     | { type: "job"; id: number; job: RenderJob };
   if (msg.type === "init") {
     resolve = msg.loader ? mapResolverFor(msg.loader) : null;
+    // Warm up at start rather than on the first request: CanvasKit, fonts, and
+    // the services (the lookup of no map fails, but only after loading them).
+    loadKit().catch(() => {});
+    Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
   try {

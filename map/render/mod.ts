@@ -46,6 +46,7 @@ export {
 export { configureOutput, sweepOutput, writeOutput } from "./output.ts";
 export {
   configureRenderer,
+  configureRendererForDocuments,
   InProcessRenderer,
   RenderBusyError,
   type Renderer,

@@ -198,6 +198,29 @@ export function configureRenderer(opts: RenderPoolOptions): Renderer {
   return shared;
 }
 
+/**
+ * Starts the shared worker pool for services loaded from map documents:
+ * each worker calls map/document's `loadServices({ mapsDir, catalogPath })`
+ * itself (the recruitment database is opened read-only per worker).
+ *
+ * @example
+ * ```ts
+ * configureRendererForDocuments({ mapsDir: values.maps, catalogPath: "var/catalog.db" });
+ * ```
+ */
+export function configureRendererForDocuments(
+  opts: { mapsDir?: string; catalogPath?: string; size?: number },
+): Renderer {
+  return configureRenderer({
+    size: opts.size,
+    loader: {
+      module: new URL("../document/mod.ts", import.meta.url).href,
+      export: "loadServices",
+      args: [{ mapsDir: opts.mapsDir, catalogPath: opts.catalogPath }],
+    },
+  });
+}
+
 /** Replaces the shared renderer (tests), returning the previous one. */
 export function setSharedRenderer(r: Renderer | null): Renderer | null {
   const prev = shared;
