@@ -81,7 +81,10 @@ Deno.test("GeoJSON queries: bbox from the grid, where, ids, paging", () => {
     30,
   ]);
   assert.equal(src.count({ where: parseWhere("name IS NULL", fields) }), 1);
-  assert.deepEqual(src.query({ where: parseWhere("OBJECTID >= 20", fields) }).map((f) => f.id), [20, 30]);
+  assert.deepEqual(src.query({ where: parseWhere("OBJECTID >= 20", fields) }).map((f) => f.id), [
+    20,
+    30,
+  ]);
   assert.deepEqual(src.query({ objectIds: [30, 10, 5] }).map((f) => f.id), [10, 30]);
   assert.deepEqual(
     src.query({ fields: ["rank"], returnGeometry: false, offset: 1, limit: 1 }),
