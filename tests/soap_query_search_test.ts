@@ -92,6 +92,26 @@ Deno.test("Find: contains vs exact, fields, layers, visibility and definition ex
     // Numbers are searched in numeric fields; the first matching field is reported.
     const pop = await find(s, { SearchString: "13010112", LayerIDs: { Int: [0] } });
     assert.deepEqual(pop.map((r) => [r.FieldName, r.Value]), [["POP", "13010112"]]);
+    // LIKE wildcards in the search text are plain characters.
+    assert.equal((await find(s, { SearchString: "%", LayerIDs: { Int: [0] } })).length, 0);
+    assert.equal((await find(s, { SearchString: "_", LayerIDs: { Int: [0] } })).length, 0);
+    assert.deepEqual(
+      (await find(s, { SearchString: "-", LayerIDs: { Int: [0] } })).map((r) => r.Value),
+      [
+        "Rostov-on-Don",
+      ],
+    );
+    // The object id is searchable like any numeric field.
+    const seven = await find(s, {
+      SearchString: "7",
+      SearchFields: "OBJECTID,NAME",
+      LayerIDs: { Int: [0] },
+    });
+    assert.deepEqual(seven.map((r) => [r.FieldName, r.Value, Number(r.FeatureID)]), [[
+      "OBJECTID",
+      "7",
+      7,
+    ]]);
     // Polygon layer: the result carries the polygon.
     const east = await find(s, { SearchString: "East", LayerIDs: { Int: [1] } });
     assert.equal(east[0].Shape.attributes["xsi:type"], "tns:PolygonN");

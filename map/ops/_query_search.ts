@@ -33,9 +33,6 @@ import { parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
 import { applyShapeOptions } from "./_query_shape_options.ts";
 
-/** Rows read per source call while scanning for Find. */
-const PAGE = 2000;
-
 /** The where tree of a layer in a map state: its own and the LayerDescription's definition expressions. */
 export function layerDefinition(ls: LayerState): WhereNode | undefined {
   return combineWhere(
@@ -87,19 +84,87 @@ function firstMatch(
   text: string,
   contains: boolean,
 ): { field: FieldInfo; value: string } | null {
-  const lower = text.toLowerCase();
-  const asNumber = text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : null;
+  const upper = text.toUpperCase();
+  const asNumber = numericText(text);
   for (const field of fields) {
     const v = field.type === "OID" ? f.id : f.attributes[field.name];
     if (v === null || v === undefined) continue;
     if (field.type === "String") {
       const s = String(v);
-      if (contains ? s.toLowerCase().includes(lower) : s === text) return { field, value: s };
+      if (contains ? s.toUpperCase().includes(upper) : s === text) return { field, value: s };
     } else if (NUMERIC.has(field.type) && asNumber !== null && Number(v) === asNumber) {
       return { field, value: String(v) };
     }
   }
   return null;
+}
+
+function numericText(text: string): number | null {
+  return text.trim() !== "" && Number.isFinite(Number(text)) ? Number(text) : null;
+}
+
+/**
+ * The where tree of the features that can match (the same test as
+ * {@linkcode firstMatch}, so the source filters with its indexes instead of
+ * handing every row over): `UPPER(f) LIKE '%TEXT%'` (wildcards escaped) or
+ * `f = 'text'` for strings, `f = n` for numbers. The OID is looked up
+ * separately. Null when no field can match.
+ */
+function findCondition(fields: FieldInfo[], text: string, contains: boolean): WhereNode | null {
+  const asNumber = numericText(text);
+  const parts: WhereNode[] = [];
+  for (const field of fields) {
+    const ref = { kind: "field" as const, name: field.name };
+    if (field.type === "String") {
+      parts.push(
+        contains
+          ? {
+            kind: "like",
+            value: { kind: "call", name: "UPPER", args: [ref] },
+            pattern: {
+              kind: "literal",
+              value: `%${text.toUpperCase().replace(/[\\%_]/g, "\\$&")}%`,
+            },
+            escape: "\\",
+            negated: false,
+          }
+          : { kind: "compare", op: "=", left: ref, right: { kind: "literal", value: text } },
+      );
+    } else if (field.type !== "OID" && NUMERIC.has(field.type) && asNumber !== null) {
+      parts.push({
+        kind: "compare",
+        op: "=",
+        left: ref,
+        right: { kind: "literal", value: asNumber },
+      });
+    }
+  }
+  return parts.length === 0 ? null : parts.reduce((a, b) => ({ kind: "or", left: a, right: b }));
+}
+
+/** Candidates of one layer for Find, ordered by object id, at most `limit`. */
+function findCandidates(
+  ls: LayerState,
+  fields: FieldInfo[],
+  text: string,
+  contains: boolean,
+  limit: number,
+): Feature[] {
+  const source = ls.layer.source;
+  const where = layerDefinition(ls);
+  const condition = findCondition(fields, text, contains);
+  const found = condition
+    ? source.query({
+      where: combineWhere(where, condition),
+      returnGeometry: ls.includeGeometry,
+      limit,
+    })
+    : [];
+  const id = numericText(text);
+  if (id === null || !Number.isInteger(id) || !fields.some((f) => f.type === "OID")) return found;
+  if (found.some((f) => f.id === id)) return found;
+  const byId = source.query({ where, objectIds: [id], returnGeometry: ls.includeGeometry });
+  return [...found, ...byId].sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
 /** Find (§2): text search over the fields of several layers. */
@@ -140,25 +205,9 @@ export const find: OperationHandler = (req, ctx) => {
       ? cols
       : cols.filter((c) => names.some((n) => n.toLowerCase() === c.name.toLowerCase()));
     if (fields.length === 0) continue;
-    const where = layerDefinition(ls);
-    const hits: { id: number; field: FieldInfo; value: string }[] = [];
-    for (let offset = 0; results.length + hits.length < max; offset += PAGE) {
-      const page = layer.source.query({ where, returnGeometry: false, limit: PAGE, offset });
-      for (const f of page) {
-        const m = firstMatch(f, fields, text, contains);
-        if (m) hits.push({ id: f.id, ...m });
-        if (results.length + hits.length >= max) break;
-      }
-      if (page.length < PAGE) break;
-    }
-    if (hits.length === 0) continue;
-    const byId = new Map(
-      layer.source.query({ objectIds: hits.map((h) => h.id), returnGeometry: ls.includeGeometry })
-        .map((f) => [f.id, f]),
-    );
-    for (const h of hits) {
-      const f = byId.get(h.id);
-      if (!f) continue;
+    for (const f of findCandidates(ls, fields, text, contains, max - results.length)) {
+      const h = firstMatch(f, fields, text, contains);
+      if (!h) continue;
       results.push({
         Value: h.value,
         LayerID: layer.id,
