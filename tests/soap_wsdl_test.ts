@@ -68,7 +68,7 @@ const kids = (e: XmlElement, n: string) => e.children.filter((c) => c.local === 
 function describeWsdl(
   text: string,
 ): { types: Map<string, string>; elements: Map<string, string>; ops: string[] } {
-  const root = parseXml(text);
+  const root = parseXml(text, { allAttributes: true });
   const schema = kids(kids(root, "types")[0], "schema")[0];
   const member = (e: XmlElement) =>
     `${attr(e, "name")}:${local(attr(e, "type"))}${attr(e, "minOccurs") === "0" ? "?" : ""}${

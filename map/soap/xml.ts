@@ -20,7 +20,7 @@ export interface QName {
   local: string;
 }
 
-/** One namespace-qualified attribute (unqualified ones are not kept). */
+/** One attribute (unqualified ones are kept only with `allAttributes`). */
 export interface XmlAttribute {
   ns: string;
   local: string;
@@ -32,7 +32,7 @@ export interface XmlElement {
   /** Namespace URI ("" when unqualified). */
   ns: string;
   local: string;
-  /** Namespace-qualified attributes (xsi:*, soap:*), namespace declarations excluded. */
+  /** Qualified attributes (xsi:*, soap:*; all with `allAttributes`), never namespace declarations. */
   attrs: XmlAttribute[];
   children: XmlElement[];
   /** Concatenated character data directly inside this element (CDATA included). */
@@ -63,6 +63,12 @@ export const DEFAULT_XML_LIMITS: Readonly<XmlLimits> = Object.freeze({
   maxAttributes: 64,
 });
 
+/** How much of the document to keep. */
+export interface XmlReadOptions {
+  /** Keep unqualified attributes too (reading WSDL or XSD); SOAP messages need only xsi:/soap: ones. */
+  allAttributes?: boolean;
+}
+
 /** Thrown inside saxes handlers to stop the parse; turned into a fault. */
 class Refusal extends Error {}
 
@@ -77,8 +83,12 @@ class Refusal extends Error {}
  * root.children[0].text; // "1"
  * ```
  */
-export function parseXml(text: string, limits: Partial<XmlLimits> = {}): XmlElement {
+export function parseXml(
+  text: string,
+  limits: Partial<XmlLimits> & XmlReadOptions = {},
+): XmlElement {
   const lim: XmlLimits = { ...DEFAULT_XML_LIMITS, ...limits };
+  const keepAll = limits.allAttributes === true;
   if (text.length > lim.maxLength) {
     throw new SoapFault(
       "Client",
@@ -114,7 +124,7 @@ export function parseXml(text: string, limits: Partial<XmlLimits> = {}): XmlElem
     }
   });
   parser.on("opentag", (tag: SaxesTagNS) => {
-    const el = makeElement(tag, parser);
+    const el = makeElement(tag, parser, keepAll);
     const parent = stack[stack.length - 1];
     if (parent) {
       if (parent.children === NONE) parent.children = [el];
@@ -162,7 +172,11 @@ function cleanSaxesMessage(e: unknown): string {
 const NONE: XmlElement[] = [];
 const NO_ATTRS: XmlAttribute[] = [];
 
-function makeElement(tag: SaxesTagNS, parser: SaxesParser<{ xmlns: true }>): XmlElement {
+function makeElement(
+  tag: SaxesTagNS,
+  parser: SaxesParser<{ xmlns: true }>,
+  keepAll: boolean,
+): XmlElement {
   let attrs = NO_ATTRS;
   let xsiType: QName | undefined;
   let nil = false;
@@ -170,7 +184,7 @@ function makeElement(tag: SaxesTagNS, parser: SaxesParser<{ xmlns: true }>): Xml
     const a = tag.attributes[name];
     // Namespace declarations are bookkeeping; unqualified attributes carry nothing in SOAP
     // or the ArcGIS schema (which declares no attributes), so neither is kept.
-    if (a.uri === "" || a.uri === "http://www.w3.org/2000/xmlns/") continue;
+    if (a.uri === "http://www.w3.org/2000/xmlns/" || (a.uri === "" && !keepAll)) continue;
     if (attrs === NO_ATTRS) attrs = [];
     attrs.push({ ns: a.uri, local: a.local, value: a.value });
     if (a.uri === XSI_NS) {

@@ -89,3 +89,12 @@ Deno.test("parseXml reports malformed XML as a client fault", () => {
     /undeclared namespace prefix/,
   );
 });
+
+Deno.test("parseXml keeps unqualified attributes only when asked", () => {
+  const doc = `<a xmlns:xsi="${XSI_NS}" name="n" xsi:nil="false"/>`;
+  assert.deepEqual(parseXml(doc).attrs.map((a) => a.local), ["nil"]);
+  assert.deepEqual(
+    parseXml(doc, { allAttributes: true }).attrs.map((a) => [a.ns, a.local, a.value]),
+    [["", "name", "n"], [XSI_NS, "nil", "false"]],
+  );
+});
