@@ -252,7 +252,7 @@ function drawBar(
   const unitFont = p.font(s.unitLabelSymbol.sizePt);
   const unitText = s.unitLabel || unitName(s.units);
   const unitW = p.textWidth(unitFont, unitText);
-  const gapU = s.unitLabelGap * pt;
+  const gapU = Math.max(s.unitLabelGap * pt, unitFont.getSize() * 0.4);
   const unitBeside = s.unitLabelPosition === "afterBar" || s.unitLabelPosition === "afterLabels" ||
     s.unitLabelPosition === "beforeBar" || s.unitLabelPosition === "beforeLabels";
   const margin = Math.max(2, p.textWidth(labelFont, "0000") / 2);
@@ -265,11 +265,18 @@ function drawBar(
   // Ground metres per scale-bar pixel, from the map scale and the bar image's DPI.
   const metersPerPx = mapScale / (dpi * INCHES_PER_METER);
   const unitMeters = displayMetersPerUnit(s.units);
-  const nDiv = Math.max(1, Math.round(s.divisions));
+  let nDiv = Math.max(1, Math.round(s.divisions));
   const nBefore = Math.max(0, Math.round(s.divisionsBeforeZero));
+  const fixed = s.fixed && s.division > 0;
+  let division = fixed ? s.division : 0;
+  for (;;) {
+    if (!fixed) division = niceFloor((available * metersPerPx) / unitMeters / (nDiv + nBefore));
+    // Auto-fit: fewer divisions rather than labels too close to read.
+    const widest = p.textWidth(labelFont, formatNumber(nDiv * division, s.decimals));
+    if (fixed || nDiv === 1 || (division * unitMeters) / metersPerPx >= widest + 6) break;
+    nDiv--;
+  }
   const totalDivs = nDiv + nBefore;
-  let division = s.fixed && s.division > 0 ? s.division : 0;
-  if (!division) division = niceFloor((available * metersPerPx) / unitMeters / totalDivs);
   const divisionPx = (division * unitMeters) / metersPerPx;
   const x0 = margin + before;
   const zeroX = x0 + nBefore * divisionPx;
@@ -400,7 +407,7 @@ function drawBar(
   const uh = unitFont.getSize();
   if (unitBeside) {
     const ux = s.unitLabelPosition.startsWith("after")
-      ? bx1 + gapU + (s.unitLabelPosition === "afterLabels" ? p.textWidth(labelFont, "0") : 0)
+      ? Math.max(bx1, s.unitLabelPosition === "afterLabels" ? lastRight : bx1) + gapU
       : x0 - gapU - unitW;
     const uy = s.unitLabelPosition.endsWith("Labels") && s.labelPosition !== "on"
       ? ly
