@@ -188,7 +188,14 @@ export class Painter {
     const path = ck.Path.MakeFromCmds(cmds);
     if (!path) return;
     const w = this.lineWidthPx(line.width);
-    const p = this.paint(line.color, "stroke", w);
+    const exact = line.width * this.pxPerPt;
+    // Lines up to a pixel wide are drawn as Skia hairlines (far cheaper than
+    // stroking a path outline), thinner ones fainter in proportion.
+    const hairline = exact <= 1 && line.style === "solid";
+    const color: Rgba = hairline && exact < 1
+      ? [line.color[0], line.color[1], line.color[2], line.color[3] * Math.max(0.25, exact)]
+      : line.color;
+    const p = this.paint(color, "stroke", hairline ? 0 : w);
     const dash = this.#dash(line, w);
     if (dash) {
       p.setStrokeCap(ck.StrokeCap.Butt);
