@@ -10,3 +10,4 @@ export * from "./projection.ts";
 export * from "./geodesic.ts";
 export * from "./relate.ts";
 export * from "./rings.ts";
+export * from "./antimeridian.ts";

@@ -166,3 +166,30 @@ Deno.test("world-atlas countries: 241 at 50m, Moscow lies in Russia", async () =
   const small = await openWorldAtlas({ scale: "110m" });
   assert.equal(small.count({}), 177);
 });
+
+Deno.test("world-atlas rings are cut at the antimeridian: no country swallows a band", async () => {
+  for (const scale of ["110m", "50m"] as const) {
+    const countries = await openWorldAtlas({ scale });
+    const all = countries.query({});
+    const at = (x: number, y: number) =>
+      all.filter((f) => f.geometry && intersects({ type: "Point", x, y }, f.geometry))
+        .map((f) => f.attributes.name);
+    assert.deepEqual(at(25.7, 66.5), ["Finland"], `Rovaniemi at ${scale}`);
+    assert.deepEqual(at(-150, 66.5), ["United States of America"], `Alaska at ${scale}`);
+    assert.deepEqual(at(-175, 66), ["Russia"], `Chukotka west of 180° at ${scale}`);
+    assert.deepEqual(at(179, 67), ["Russia"], `Chukotka east of 180° at ${scale}`);
+    assert.deepEqual(at(0, -85), ["Antarctica"], `the South Pole plateau at ${scale}`);
+    for (const f of all) {
+      for (const ring of (f.geometry as { rings: [number, number][][] }).rings) {
+        for (let i = 1; i < ring.length; i++) {
+          // An edge along a pole is the map's bottom (or top) border, not a jump.
+          const alongPole = Math.abs(ring[i][1]) === 90 && ring[i][1] === ring[i - 1][1];
+          assert.ok(
+            alongPole || Math.abs(ring[i][0] - ring[i - 1][0]) <= 180,
+            `${f.attributes.name} jumps`,
+          );
+        }
+      }
+    }
+  }
+});

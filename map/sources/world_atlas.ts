@@ -3,13 +3,16 @@
  * converted from TopoJSON with `topojson-client`, as an in-memory layer
  * in WGS 84. Fields: `id` (object id, the feature's position in the
  * file), `name`, `iso_n3` (ISO 3166 numeric code, null for a few
- * disputed areas).
+ * disputed areas). World-atlas is spherical data: rings that jump across
+ * the antimeridian (Russia, Fiji) are cut so they stay flat polygons.
  *
  * @module
  */
 import { feature } from "topojson-client";
 import type { FeatureSource } from "./source.ts";
 import { geoJsonSource } from "./geojson.ts";
+import { cutPolygonAtAntimeridian } from "../geo/antimeridian.ts";
+import type { Position } from "../types.ts";
 
 /** Natural Earth scales shipped by world-atlas. */
 export type WorldAtlasScale = "110m" | "50m" | "10m";
@@ -64,7 +67,7 @@ export async function openWorldAtlas(opts: WorldAtlasOptions = {}): Promise<Feat
   const features = collection.features.map((f) => ({
     type: "Feature",
     properties: { name: f.properties?.name ?? null, iso_n3: f.id ?? null },
-    geometry: (f as { geometry: unknown }).geometry,
+    geometry: flatGeometry((f as { geometry: FlatInput | null }).geometry),
   }));
   return geoJsonSource({ type: "FeatureCollection", features }, {
     origin: `world-atlas ${object}-${scale}`,
@@ -72,4 +75,19 @@ export async function openWorldAtlas(opts: WorldAtlasOptions = {}): Promise<Feat
     geometryType: "Polygon",
     revision: `world-atlas-2.0.2-${object}-${scale}`,
   });
+}
+
+type FlatInput =
+  | { type: "Polygon"; coordinates: Position[][] }
+  | { type: "MultiPolygon"; coordinates: Position[][][] }
+  | { type: string; coordinates: unknown };
+
+/** Polygons cut at the antimeridian (as a MultiPolygon); other geometry unchanged. */
+function flatGeometry(g: FlatInput | null): unknown {
+  if (!g) return null;
+  if (g.type !== "Polygon" && g.type !== "MultiPolygon") return g;
+  const polygons = g.type === "Polygon"
+    ? [g.coordinates as Position[][]]
+    : g.coordinates as Position[][][];
+  return { type: "MultiPolygon", coordinates: polygons.flatMap(cutPolygonAtAntimeridian) };
 }
