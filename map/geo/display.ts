@@ -47,8 +47,11 @@ export interface MapDisplay {
   readonly extent: Extent;
   /** Bounding box of what is visible, rotation included (use it to fetch features). */
   readonly visibleExtent: Extent;
+  /** Image width in pixels. */
   readonly widthPx: number;
+  /** Image height in pixels. */
   readonly heightPx: number;
+  /** Dots per inch used for the scale. */
   readonly dpi: number;
   /** Degrees counter-clockwise. */
   readonly rotation: number;
@@ -56,6 +59,7 @@ export interface MapDisplay {
   readonly resolution: number;
   /** Map scale denominator (1:scale). */
   readonly scale: number;
+  /** Metres per map unit used for the scale. */
   readonly metersPerUnit: number;
 }
 
