@@ -33,10 +33,11 @@ export interface MarkerSink {
  * one, so the image is the same.
  */
 function dedupeKeepLast(xy: number[], ox: number, oy: number): number[] {
-  const seen = new Set<string>();
+  // Quarter-pixel grid keys: closer than that is the same spot for a raster.
+  const seen = new Set<number>();
   const keep: number[] = [];
   for (let i = xy.length - 2; i >= 0; i -= 2) {
-    const key = `${xy[i]},${xy[i + 1]}`;
+    const key = (Math.round(xy[i] * 4) + 65536) * 262144 + Math.round(xy[i + 1] * 4) + 65536;
     if (seen.has(key)) continue;
     seen.add(key);
     keep.push(i);
@@ -297,12 +298,16 @@ export class Painter {
     const n = pts.length / 2;
     const reach = (m.size * this.pxPerPt) / 2 * Math.SQRT2 +
       (m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0) + 1;
-    const groups = overlapFreeGroups(pts, 2 * reach);
     // Cost model (measured on Skia-wasm): ~40 us per batched path pair, against
     // ~8 ns per image pixel for reading and compositing the canvas around a stamp.
-    const pathCost = groups.length * 40 + n * 0.5;
     // Huge symbols (very high DPI) would need a huge sprite: draw those as paths.
     const stampCost = sink && reach <= 256 ? sink.pixelCount * 0.008 + n * 0.3 : Infinity;
+    if (n * 0.5 > stampCost) {
+      this.#stamp(pts, m, sink!);
+      return;
+    }
+    const groups = overlapFreeGroups(pts, 2 * reach);
+    const pathCost = groups.length * 40 + n * 0.5;
     if (pathCost <= stampCost) {
       for (const g of groups) this.#markerPaths(canvas, pts.slice(g[0], g[1]), m);
       return;

@@ -22,6 +22,7 @@ import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { borrowSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
 import { cachedGeometry, preparedGeometry, trimGeometryCache } from "./_geomcache.ts";
+import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, Collisions, polygonAnchor } from "./_labels.ts";
 import { type MarkerSink, Painter } from "./_painter.ts";
@@ -222,74 +223,102 @@ function drawLayer(
       ...(withLabels && layer.labels ? [layer.labels.field] : []),
     ]),
   ];
-  const features = queryFeatures(layer, where, bbox, fields, wkid, display.resolution);
   const groups = new Map<SymbolSpec, { cmds: number[]; xy: number[] }>();
   for (const c of rendererClasses(layer.renderer)) groups.set(c.symbol, { cmds: [], xy: [] });
   const labels: LabelCandidate[] = [];
   const font = withLabels && layer.labels ? painter.font(layer.labels.sizePt) : null;
-  for (const f of features) {
-    if (!f.geometry) continue;
-    const symbol = pickSymbol(layer.renderer, f.attributes);
-    if (!symbol) continue;
-    const g = preparedGeometry(src, f.id, f.geometry, wkid, display.resolution);
-    if (!g) continue; // outside what the output SR can show, or below a pixel
-    const group = groups.get(symbol) ?? { cmds: [], xy: [] };
-    groups.set(symbol, group);
-    const featCmds: number[] = [];
-    const featXy: number[] = [];
-    switch (g.type) {
-      case "Point":
-        addPoint([g.x, g.y], view, featXy);
-        break;
-      case "Multipoint":
-        for (const p of g.points) addPoint(p, view, featXy);
-        break;
-      case "Polyline":
-        for (const p of g.paths) addPath(p, view, featCmds);
-        break;
-      case "Polygon":
-        addPolygon(g.rings, view, featCmds);
-        break;
-      case "Envelope":
-        addPolygon(
-          [[[g.xmin, g.ymin], [g.xmin, g.ymax], [g.xmax, g.ymax], [g.xmax, g.ymin], [
-            g.xmin,
-            g.ymin,
-          ]]],
-          view,
-          featCmds,
-        );
-        break;
-    }
+
+  /** Files one feature's screen geometry under its symbol and collects its label. */
+  const emit = (
+    attributes: Record<string, unknown>,
+    symbol: SymbolSpec,
+    featXy: number[],
+    featCmds: number[],
+  ) => {
+    let group = groups.get(symbol);
+    if (!group) groups.set(symbol, group = { cmds: [], xy: [] });
     if (symbol.type === "simple-marker") {
       // Markers on line/polygon layers would need vertices; points are what marker symbols draw.
       for (const v of featXy) group.xy.push(v);
     } else {
       for (const v of featCmds) group.cmds.push(v);
     }
-    if (font && layer.labels) {
-      const text = labelText(f.attributes[layer.labels.field]);
-      if (!text) continue;
-      const width = painter.textWidth(font, text);
-      const size = font.getSize();
-      if (featXy.length >= 2) {
-        const r = symbol.type === "simple-marker" ? (symbol.size * painter.pxPerPt) / 2 + 1 : 2;
-        const [x, y] = featXy;
-        labels.push({
-          text,
-          layer,
-          width,
-          spots: [
-            [x + r, y - r],
-            [x + r, y + r + size * 0.8],
-            [x - r - width, y - r],
-            [x - r - width, y + r + size * 0.8],
-          ],
-        });
-      } else if (featCmds.length) {
-        const a = polygonAnchor(featCmds);
-        if (a) labels.push({ text, layer, width, spots: [[a[0] - width / 2, a[1] + size * 0.35]] });
+    if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
+    const text = labelText(attributes[layer.labels.field]);
+    if (!text) return;
+    const width = painter.textWidth(font, text);
+    const size = font.getSize();
+    if (featXy.length >= 2) {
+      const r = symbol.type === "simple-marker" ? (symbol.size * painter.pxPerPt) / 2 + 1 : 2;
+      const [x, y] = featXy;
+      labels.push({
+        text,
+        layer,
+        width,
+        spots: [
+          [x + r, y - r],
+          [x + r, y + r + size * 0.8],
+          [x - r - width, y - r],
+          [x - r - width, y + r + size * 0.8],
+        ],
+      });
+    } else if (featCmds.length) {
+      const a = polygonAnchor(featCmds);
+      if (a) labels.push({ text, layer, width, spots: [[a[0] - width / 2, a[1] + size * 0.35]] });
+    }
+  };
+
+  const snapshot = layer.geometryType === "Point" ? pointSnapshot(src, where, fields, wkid) : null;
+  if (snapshot) {
+    const { xs, ys, attributes } = snapshot;
+    // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
+    const pad = reachPx * display.resolution;
+    const v = view.visible;
+    const simple = view.period === 0 || (v.xmin >= -view.period / 2 && v.xmax <= view.period / 2);
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i], y = ys[i];
+      if (
+        simple && (x < v.xmin - pad || x > v.xmax + pad || y < v.ymin - pad || y > v.ymax + pad)
+      ) continue;
+      const symbol = pickSymbol(layer.renderer, attributes[i]);
+      if (!symbol) continue;
+      const featXy: number[] = [];
+      addPoint([x, y], view, featXy);
+      if (featXy.length) emit(attributes[i], symbol, featXy, []);
+    }
+  } else {
+    for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {
+      if (!f.geometry) continue;
+      const symbol = pickSymbol(layer.renderer, f.attributes);
+      if (!symbol) continue;
+      const g = preparedGeometry(src, f.id, f.geometry, wkid, display.resolution);
+      if (!g) continue; // outside what the output SR can show, or below a pixel
+      const featCmds: number[] = [];
+      const featXy: number[] = [];
+      switch (g.type) {
+        case "Point":
+          addPoint([g.x, g.y], view, featXy);
+          break;
+        case "Multipoint":
+          for (const p of g.points) addPoint(p, view, featXy);
+          break;
+        case "Polyline":
+          for (const p of g.paths) addPath(p, view, featCmds);
+          break;
+        case "Polygon":
+          addPolygon(g.rings, view, featCmds);
+          break;
+        case "Envelope": {
+          const { xmin, ymin, xmax, ymax } = g;
+          addPolygon(
+            [[[xmin, ymin], [xmin, ymax], [xmax, ymax], [xmax, ymin], [xmin, ymin]]],
+            view,
+            featCmds,
+          );
+          break;
+        }
       }
+      emit(f.attributes, symbol, featXy, featCmds);
     }
   }
   const opacity = 1 - (layer.renderer.transparency ?? 0) / 100;
