@@ -359,3 +359,34 @@ Deno.test("counts cached per query are dropped after writes through the same con
     await cleanup();
   }
 });
+
+Deno.test("a read-only catalogue sees an import committed by another process", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 20, competitions: 3, agencies: 2 });
+    const reader = openCatalog(path, { readonly: true });
+    const before = reader.list("vacancies").count;
+    const fresh = allRecords(path, "vacancy")[0];
+    const file = await writeJson(dir, "new.json", [
+      { ...fresh, id: 90_001, url: "/vakansii/90001/", is_public: true, is_removed: false },
+    ]);
+    const importer = new URL("./import.ts", import.meta.url).href;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { importFiles } from ${JSON.stringify(importer)};
+         await importFiles(${JSON.stringify(path)}, [${JSON.stringify(file)}]);`,
+      ],
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.equal(reader.list("vacancies").count, before + 1);
+    assert.ok(reader.get("vacancies", 90_001));
+    assert.equal(reader.revision(), 2);
+    reader.close();
+  } finally {
+    await cleanup();
+  }
+});
