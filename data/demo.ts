@@ -14,8 +14,10 @@ import { generateAgencies, generateCompetition, generateVacancy, Rng } from "./_
 export interface DemoOptions {
   /** Number of agencies (default 40). */
   agencies?: number;
-  /** Number of vacancies (default 400; 1,000,000 for benchmarks). */
+  /** Number of vacancies (default 400, or 1,000,000 with `scale`). */
   vacancies?: number;
+  /** Benchmark size: 1,000,000 vacancies unless `vacancies` is given. */
+  scale?: boolean;
   /** Number of competitions (default 200). */
   competitions?: number;
   /** PRNG seed (default 1); equal seeds give identical records. */
@@ -48,13 +50,13 @@ export const SCALE_VACANCIES = 1_000_000;
  * @example
  * ```ts
  * const report = createDemoDatabase("var/demo.db", { seed: 1 });
- * const big = createDemoDatabase("var/big.db", { vacancies: 1_000_000 });
+ * const big = createDemoDatabase("var/big.db", { scale: true }); // 1,000,000 vacancies
  * ```
  */
 export function createDemoDatabase(path: string, opts: DemoOptions = {}): DemoReport {
   const started = performance.now();
   const nAgencies = opts.agencies ?? 40;
-  const nVacancies = opts.vacancies ?? 400;
+  const nVacancies = opts.vacancies ?? (opts.scale ? SCALE_VACANCIES : 400);
   const nCompetitions = opts.competitions ?? 200;
   if (nAgencies < 1) throw new RangeError("A demo database needs at least one agency.");
   try {
