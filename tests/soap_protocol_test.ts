@@ -65,6 +65,7 @@ Deno.test('accepts prefixed, default-namespace and .NET xmlns="" envelopes; igno
         );
         assert.equal(r.contentType, "text/xml; charset=utf-8");
       }
+      await assertSchemaValid((await postSoap(url, body)).text);
     }
     // Secured-style URLs (?token=...), a trailing slash and other letter cases reach the service too.
     for (const u of [`${url}?token=abc`, `${url}/`, url.replace("/MapServer", "/mapserver")]) {
