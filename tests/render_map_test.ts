@@ -494,3 +494,35 @@ Deno.test("overlapping markers: each later marker covers the earlier one's outli
     assert.ok(pixel(img, 120, 100)[2] < 80, `${pairs}: B's own outline stays`);
   }
 });
+
+Deno.test("selected features are drawn over their layer in the selection colour", () => {
+  const base = {
+    extent: WORLD,
+    wkid: 4326,
+    widthPx: 1024,
+    heightPx: 512,
+    format: "png32",
+  } as const;
+  const brazil = world.find((f) => f.attributes.name === "Brazil")!;
+  const img = decode(
+    renderMap(kit, map(), {
+      ...base,
+      layers: [{ id: 1, selection: { ids: [brazil.id], color: [0, 255, 255, 255] } }],
+    }).bytes,
+  );
+  // Brazil's outline turns cyan: some pixels on its border are cyan, its inside is still land.
+  let cyan = 0;
+  const [x0, y0] = geoPx(-75, 6), [x1, y1] = geoPx(-33, -34);
+  for (let y = Math.floor(y0); y < y1; y++) {
+    for (let x = Math.floor(x0); x < x1; x++) {
+      if (near(pixel(img, x, y), [0, 255, 255, 255], 40)) cyan++;
+    }
+  }
+  assert.ok(cyan > 100, `cyan outline pixels ${cyan}`);
+  assert.ok(near(pixel(img, ...geoPx(-50, -10)), LAND));
+  const plain = decode(renderMap(kit, map(), base).bytes);
+  assert.ok(
+    countNot(plain, [0, 255, 255, 255], 0, 0, 1024, 512, 40) === 1024 * 512,
+    "no cyan without a selection",
+  );
+});

@@ -236,7 +236,11 @@ function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Graphic[]
 }
 
 /** LayerDescription overrides with parsed definition expressions (faults on bad SQL). */
-function layerOverrides(frame: MapFrame, descriptions: unknown): LayerOverride[] {
+function layerOverrides(
+  frame: MapFrame,
+  descriptions: unknown,
+  selectionColor: Rgba | null,
+): LayerOverride[] {
   const out: LayerOverride[] = [];
   for (const d of Array.isArray(descriptions) ? descriptions : []) {
     if (!isObject(d) || typeof d.LayerID !== "number") continue;
@@ -257,11 +261,25 @@ function layerOverrides(frame: MapFrame, descriptions: unknown): LayerOverride[]
       }
       throw e;
     }
+    const ids = intList(d.SelectionFeatures);
     out.push({
       id: layer.id,
       visible: typeof d.Visible === "boolean" ? d.Visible : undefined,
       showLabels: typeof d.ShowLabels === "boolean" ? d.ShowLabels : undefined,
       where,
+      selection: ids.length
+        ? {
+          ids,
+          color: colorFromSoap(d.SelectionColor, null) ?? selectionColor ?? [0, 255, 255, 255],
+          symbol: d.SetSelectionSymbol === true && isObject(d.SelectionSymbol)
+            ? symbolFromSoap(
+              d.SelectionSymbol,
+              DEFAULT_GRAPHIC_SYMBOLS.fill,
+              `LayerDescription ${layer.id}/SelectionSymbol`,
+            )
+            : undefined,
+        }
+        : undefined,
     });
   }
   return out;
@@ -300,7 +318,11 @@ const exportMapImage: OperationHandler = async (req, ctx) => {
         rotation: display.rotation,
         background: background === null ? null : background ?? undefined,
         transparentColor: transparent ?? undefined,
-        layers: layerOverrides(state.frame, md.LayerDescriptions),
+        layers: layerOverrides(
+          state.frame,
+          md.LayerDescriptions,
+          colorFromSoap(md.SelectionColor, null),
+        ),
         graphics: asClientFault(() => graphicsFromSoap(md.CustomGraphics, state.wkid)),
         format: type.format,
       },

@@ -336,6 +336,64 @@ function drawLayer(
   return labels;
 }
 
+/** The default selection symbol of a layer: its geometry drawn in the selection colour. */
+function selectionSymbol(layer: RenderLayer, color: Rgba): SymbolSpec {
+  switch (layer.geometryType) {
+    case "Polygon":
+      return {
+        type: "simple-fill",
+        style: "none",
+        color: [0, 0, 0, 0],
+        outline: { type: "simple-line", style: "solid", color, width: 2 },
+      };
+    case "Polyline":
+      return { type: "simple-line", style: "solid", color, width: 2 };
+    default: {
+      const reach = Math.max(4, rendererReachPt(layer.renderer));
+      return {
+        type: "simple-marker",
+        style: "circle",
+        color,
+        size: reach * 2,
+        angle: 0,
+        xoffset: 0,
+        yoffset: 0,
+      };
+    }
+  }
+}
+
+/** Draws the selected features of a layer over it. */
+function drawSelection(
+  canvas: Canvas,
+  painter: Painter,
+  layer: RenderLayer,
+  sel: { ids: number[]; color: Rgba; symbol?: SymbolSpec },
+  wkid: number,
+  display: MapDisplay,
+): void {
+  const symbol = sel.symbol ?? selectionSymbol(layer, sel.color);
+  const view = screenView(display, wkid, 50 * painter.pxPerPt);
+  const cmds: number[] = [];
+  const xy: number[] = [];
+  for (
+    const f of layer.source.query({
+      objectIds: sel.ids.slice(0, 100_000),
+      fields: [],
+      returnGeometry: true,
+    })
+  ) {
+    const g = f.geometry &&
+      preparedGeometry(layer.source, f.id, f.geometry, wkid, display.resolution);
+    if (!g) continue;
+    if (g.type === "Point") addPoint([g.x, g.y], view, xy);
+    else if (g.type === "Multipoint") { for (const p of g.points) addPoint(p, view, xy); }
+    else if (g.type === "Polyline") { for (const p of g.paths) addPath(p, view, cmds); }
+    else if (g.type === "Polygon") addPolygon(g.rings, view, cmds);
+  }
+  painter.draw(canvas, symbol, cmds, xy);
+}
+
 function placeLabels(
   canvas: Canvas,
   painter: Painter,
@@ -459,6 +517,9 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       labelsTopFirst.unshift(
         drawLayer(canvas, painter, layer, where, wkid, display, withLabels, compositor),
       );
+      if (o?.selection?.ids.length) {
+        drawSelection(canvas, painter, layer, o.selection, wkid, display);
+      }
     }
     placeLabels(canvas, painter, labelsTopFirst.flat(), display);
     if (req.graphics?.length) drawGraphics(canvas, painter, req.graphics, wkid, display);

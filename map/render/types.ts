@@ -49,6 +49,11 @@ export interface LayerOverride {
   showLabels?: boolean;
   /** Already parsed and field-checked definition expression (ANDed with the layer's own). */
   where?: WhereNode;
+  /**
+   * Features drawn as selected (LayerDescription.SelectionFeatures), over the
+   * layer, with `symbol` or else a default symbol in `color`.
+   */
+  selection?: { ids: number[]; color: Rgba; symbol?: SymbolSpec };
 }
 
 /** A custom graphic drawn on top of the map, geometry in the output spatial reference. */
