@@ -176,16 +176,17 @@ async function serveCommand(args: string[]): Promise<void> {
     accessLog: values["access-log"],
     outputDir: values["output-dir"],
   });
-  console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
-  for (const s of server.services) {
-    console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
-  }
+  // Listen for signals before announcing the URL: a supervisor may stop us right after.
   const stop = () => {
     console.log("Shutting down...");
     server.shutdown().then(() => Deno.exit(0));
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
+  for (const s of server.services) {
+    console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
+  }
   await server.finished;
 }
 
