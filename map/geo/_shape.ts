@@ -97,6 +97,19 @@ function endsOf(paths: Position[][]): Position[] {
  * degenerate), rings are closed, one-vertex paths count as points.
  */
 export function toShape(g: Geometry): Shape {
+  // Features keep their geometry objects between queries (memory sources), so the
+  // shape and its segment index are built once per geometry, not once per test.
+  let s = shapes.get(g);
+  if (!s) {
+    s = buildShape(g);
+    shapes.set(g, s);
+  }
+  return s;
+}
+
+const shapes = new WeakMap<Geometry, Shape>();
+
+function buildShape(g: Geometry): Shape {
   switch (g.type) {
     case "Point":
       return { dim: 0, parts: [[[g.x, g.y]]], bbox: bboxOf(g), ends: [] };
@@ -112,11 +125,11 @@ export function toShape(g: Geometry): Shape {
     }
     case "Envelope": {
       const { xmin, ymin, xmax, ymax } = g;
-      if (xmin === xmax && ymin === ymax) return toShape({ type: "Point", x: xmin, y: ymin });
+      if (xmin === xmax && ymin === ymax) return buildShape({ type: "Point", x: xmin, y: ymin });
       if (xmin === xmax || ymin === ymax) {
-        return toShape({ type: "Polyline", paths: [[[xmin, ymin], [xmax, ymax]]] });
+        return buildShape({ type: "Polyline", paths: [[[xmin, ymin], [xmax, ymax]]] });
       }
-      return toShape({
+      return buildShape({
         type: "Polygon",
         rings: [[[xmin, ymin], [xmin, ymax], [xmax, ymax], [xmax, ymin], [xmin, ymin]]],
       });

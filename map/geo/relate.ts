@@ -20,7 +20,6 @@
  */
 import type { Extent, Geometry, Position } from "../types.ts";
 import {
-  bboxOf,
   extentsIntersect,
   forEachSegment,
   forEachSegmentNear,
@@ -97,8 +96,16 @@ function sample(
     for (const p of x.parts[0]) emit(p, "interior", 0);
     return;
   }
+  const yb = y.bbox;
+  const near = (v: Position) =>
+    yb !== null && v[0] >= yb.xmin - eps && v[0] <= yb.xmax + eps && v[1] >= yb.ymin - eps &&
+    v[1] <= yb.ymax + eps;
   for (const part of x.parts) {
-    for (const v of part) emit(v, x.dim === 2 ? "boundary" : locate(v, x, eps), 0);
+    for (const v of part) {
+      // Far vertices of an area add nothing its far edges (below) do not already say.
+      if (x.dim === 2 && !near(v)) continue;
+      emit(v, x.dim === 2 ? "boundary" : locate(v, x, eps), 0);
+    }
   }
   forEachSegment(x, (s0, s1) => {
     const ts = [0, 1];
@@ -106,8 +113,16 @@ function sample(
     const dy = s1[1] - s0[1];
     const len2 = dx * dx + dy * dy;
     if (len2 === 0) return;
+    if (!yb || !segmentBoxHits(s0, s1, yb, eps)) {
+      // An edge away from y: it and the interior beside it lie in y's exterior. Saying so
+      // with its midpoint spares locating offset points in x itself.
+      const mid: Position = [s0[0] + dx / 2, s0[1] + dy / 2];
+      emit(mid, x.dim === 2 ? "boundary" : "interior", 1);
+      if (x.dim === 2) emit(mid, "interior", 2);
+      return;
+    }
     const param = (p: Position) => ((p[0] - s0[0]) * dx + (p[1] - s0[1]) * dy) / len2;
-    if (y.bbox && segmentBoxHits(s0, s1, y.bbox, eps)) {
+    {
       if (y.dim === 0) {
         for (const p of y.parts[0]) {
           if (pointSegmentDistance(p, s0, s1) <= eps) ts.push(param(p));
@@ -205,8 +220,8 @@ export function intersects(a: Geometry, b: Geometry): boolean {
  * ```
  */
 export function envelopeIntersects(a: Geometry, b: Geometry): boolean {
-  const ea = bboxOf(a);
-  const eb = bboxOf(b);
+  const ea = toShape(a).bbox;
+  const eb = toShape(b).bbox;
   return ea !== null && eb !== null && extentsIntersect(ea, eb);
 }
 
@@ -236,8 +251,8 @@ function byMatrix(
  * ```
  */
 export function within(a: Geometry, b: Geometry): boolean {
-  const ea = bboxOf(a);
-  const eb = bboxOf(b);
+  const ea = toShape(a).bbox;
+  const eb = toShape(b).bbox;
   if (!ea || !eb || !boxInside(ea, eb)) return false;
   return byMatrix(a, b, (m) => m[0] >= 0 && m[2] < 0 && m[5] < 0);
 }
@@ -251,8 +266,8 @@ export function within(a: Geometry, b: Geometry): boolean {
  * ```
  */
 export function contains(a: Geometry, b: Geometry): boolean {
-  const ea = bboxOf(a);
-  const eb = bboxOf(b);
+  const ea = toShape(a).bbox;
+  const eb = toShape(b).bbox;
   if (!ea || !eb || !boxInside(eb, ea)) return false;
   return byMatrix(a, b, (m) => m[0] >= 0 && m[6] < 0 && m[7] < 0);
 }
