@@ -41,6 +41,7 @@ const MIME: Record<string, string> = {
   jpg: "image/jpeg",
   bmp: "image/bmp",
   tif: "image/tiff",
+  gif: "image/gif",
   json: "application/json",
   kmz: "application/vnd.google-earth.kmz",
 };

@@ -222,7 +222,7 @@ Deno.test("transparent background for PNG32 and TransparentColor", () => {
   assert.equal(pixel(keyed, ((-50 + 180) / 360) * 512, ((90 + 10) / 360) * 512)[3], 255);
 });
 
-Deno.test("JPEG with quality, PNG8, BMP and TIFF are produced", () => {
+Deno.test("JPEG with quality, PNG8, GIF, BMP and TIFF are produced", () => {
   const base = { extent: WORLD, wkid: 4326, widthPx: 400, heightPx: 200 } as const;
   const hi = renderMap(kit, map(), { ...base, format: "jpg", quality: 95 });
   const lo = renderMap(kit, map(), { ...base, format: "jpg", quality: 20 });
@@ -236,6 +236,9 @@ Deno.test("JPEG with quality, PNG8, BMP and TIFF are produced", () => {
   const bmp = renderMap(kit, map(), { ...base, format: "bmp" });
   assert.equal(String.fromCharCode(bmp.bytes[0], bmp.bytes[1]), "BM");
   assert.equal(new DataView(bmp.bytes.buffer).getInt32(18, true), 400);
+  const gif = renderMap(kit, map(), { ...base, format: "gif" });
+  assert.equal(gif.mime, "image/gif");
+  assert.equal(new TextDecoder().decode(gif.bytes.subarray(0, 6)), "GIF89a");
   const tif = renderMap(kit, map(), { ...base, format: "tiff" });
   assert.equal(tif.mime, "image/tiff");
   assert.equal(String.fromCharCode(tif.bytes[0], tif.bytes[1]), "II");

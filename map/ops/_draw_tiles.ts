@@ -53,6 +53,7 @@ const FORMAT_NAMES: Record<string, string> = {
   jpgpng: "MIXED",
   bmp: "BMP",
   tiff: "TIFF",
+  gif: "GIF",
 };
 
 /** Whether a GetMapTile Format names the cache's format (png / png32 / jpg ...). */

@@ -8,9 +8,10 @@
 import type { Rgba } from "../document/renderer.ts";
 import type { Kit } from "./_canvaskit.ts";
 import { encodePng } from "./png.ts";
+import { encodeGif } from "./gif.ts";
 
 /** Formats the renderer writes. */
-export type OutputFormat = "png8" | "png24" | "png32" | "jpg" | "jpgpng" | "bmp" | "tiff";
+export type OutputFormat = "png8" | "png24" | "png32" | "jpg" | "jpgpng" | "bmp" | "tiff" | "gif";
 
 /** esriImageFormat values and what we do with them (null: refused). */
 const ESRI_FORMATS: Readonly<Record<string, OutputFormat | null>> = {
@@ -22,7 +23,7 @@ const ESRI_FORMATS: Readonly<Record<string, OutputFormat | null>> = {
   esriImageBMP: "bmp",
   esriImageDIB: "bmp",
   esriImageTIFF: "tiff",
-  esriImageGIF: null,
+  esriImageGIF: "gif",
   esriImageNone: null,
   esriImageEMF: null,
   esriImagePS: null,
@@ -42,8 +43,9 @@ export class UnsupportedFormatError extends Error {
   constructor(format: string) {
     super(
       `Image format '${format}' is not supported by this server. Use one of ` +
-        `${SUPPORTED_ESRI_FORMATS.join(", ")} (vector formats such as PDF, SVG, EMF, PS and AI ` +
-        `and GIF are not produced).`,
+        `${
+          SUPPORTED_ESRI_FORMATS.join(", ")
+        } (vector formats such as PDF, SVG, EMF, PS and AI are not produced).`,
     );
     this.name = "UnsupportedFormatError";
   }
@@ -88,6 +90,7 @@ export function formatFromName(name: string): OutputFormat {
     bmp: "bmp",
     tif: "tiff",
     tiff: "tiff",
+    gif: "gif",
   };
   const f = map[n];
   if (!f) throw new UnsupportedFormatError(name);
@@ -103,6 +106,8 @@ export function mimeOf(format: Exclude<OutputFormat, "jpgpng">): string {
       return "image/bmp";
     case "tiff":
       return "image/tiff";
+    case "gif":
+      return "image/gif";
     default:
       return "image/png";
   }
@@ -121,7 +126,8 @@ export function extensionOf(mime: string): string {
 
 /** Whether a format keeps an alpha channel (the background may be transparent). */
 export function formatHasAlpha(format: OutputFormat): boolean {
-  return format === "png8" || format === "png32" || format === "jpgpng" || format === "tiff";
+  return format === "png8" || format === "png32" || format === "jpgpng" || format === "tiff" ||
+    format === "gif";
 }
 
 /** Makes every pixel of exactly `color` (RGB) fully transparent, in place. */
@@ -283,5 +289,7 @@ export function encodeImage(
       return { bytes: encodeBmp(rgba, w, h), mime: "image/bmp" };
     case "tiff":
       return { bytes: encodeTiff(rgba, w, h), mime: "image/tiff" };
+    case "gif":
+      return { bytes: encodeGif(rgba, w, h), mime: "image/gif" };
   }
 }
