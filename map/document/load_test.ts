@@ -256,3 +256,10 @@ Deno.test("the format is published as a JSON Schema", () => {
   assert.equal(schema.type, "object");
   assert.deepEqual((schema.required as string[]).sort(), ["maps", "name"]);
 });
+
+Deno.test("the README's example document is valid", async () => {
+  const md = await Deno.readTextFile(new URL("./README.md", import.meta.url));
+  const json = md.split("```json")[1].split("```")[0];
+  const doc = validateMapDocument(JSON.parse(json), "README.md");
+  assert.equal(doc.maps[0].layers[0].source.type, "geopackage");
+});
