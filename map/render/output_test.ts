@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { configureOutput, sweepOutput, writeOutput } from "./output.ts";
+
+Deno.test("output images get ArcGIS-like names and expire after the configured age", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const name = await writeOutput(
+      join(dir, "S_MapServer"),
+      "map",
+      "png",
+      new Uint8Array([1, 2, 3]),
+    );
+    assert.match(name, /^_ags_map[0-9a-f]{32}\.png$/);
+    assert.deepEqual(
+      await Deno.readFile(join(dir, "S_MapServer", name)),
+      new Uint8Array([1, 2, 3]),
+    );
+    await Deno.writeTextFile(join(dir, "S_MapServer", "keep.txt"), "not ours");
+    configureOutput({ maxAgeMs: 60_000 });
+    assert.equal(await sweepOutput(join(dir, "S_MapServer")), 0, "young files stay");
+    assert.equal(
+      await sweepOutput(join(dir, "S_MapServer"), Date.now() + 120_000),
+      1,
+      "old files go",
+    );
+    const left = [...Deno.readDirSync(join(dir, "S_MapServer"))].map((e) => e.name);
+    assert.deepEqual(left, ["keep.txt"], "only files the server wrote are swept");
+    assert.equal(await sweepOutput(join(dir, "missing")), 0, "a missing folder is not an error");
+  } finally {
+    configureOutput({ maxAgeMs: 10 * 60_000 });
+    await Deno.remove(dir, { recursive: true });
+  }
+});
