@@ -13,6 +13,7 @@ import type { FieldInfo } from "../types.ts";
 import type { ValueNode, WhereNode } from "./ast.ts";
 import { describe, type Token, tokenize, WhereClauseError } from "./_lexer.ts";
 import { parseDateLiteral } from "./_values.ts";
+import { coerceLiteral } from "./_coerce.ts";
 
 /** Functions the grammar knows. */
 export const FUNCTIONS = ["UPPER", "LOWER"] as const;
@@ -41,7 +42,6 @@ const FORBIDDEN = new Set([
   "VACUUM",
 ]);
 
-const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
 const MAX_DEPTH = 100;
 const COMPARE = new Set(["=", "<>", "!=", "<", "<=", ">", ">="]);
 
@@ -380,33 +380,7 @@ class Parser {
   }
 
   private coerce(field: { name: string }, lit: ValueNode & { kind: "literal" }, pos: number) {
-    const f = this.byName.get(field.name.toLowerCase())!;
-    const v = lit.value;
-    if (v === null) return lit;
-    if (NUMERIC.has(f.type) && typeof v === "string") {
-      if (!/^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(v)) {
-        throw new WhereClauseError(
-          `Field "${f.name}" is numeric, but '${v}' (position ${pos}) is not a number.`,
-          pos,
-        );
-      }
-      return { kind: "literal" as const, value: Number(v) };
-    }
-    if (f.type === "String" && typeof v === "number") {
-      return { kind: "literal" as const, value: String(v) };
-    }
-    if (f.type === "Date" && typeof v === "string") {
-      const ms = parseDateLiteral(v);
-      if (ms === null) {
-        throw new WhereClauseError(
-          `Field "${f.name}" is a date, but '${v}' (position ${pos}) is not a date; ` +
-            "write date 'YYYY-MM-DD' or date 'YYYY-MM-DD HH:MM:SS'.",
-          pos,
-        );
-      }
-      return { kind: "literal" as const, value: ms };
-    }
-    return lit;
+    return coerceLiteral(this.byName.get(field.name.toLowerCase())!, lit, pos);
   }
 }
 
