@@ -94,8 +94,8 @@ class Compositor implements MarkerSink {
 
   /** The finished image, unpremultiplied RGBA. */
   finish(): Uint8Array {
-    if (!this.#buffer) return this.#read(false);
-    const out = this.#flush();
+    // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
+    const out = this.#buffer ? this.#flush() : this.#read(true);
     unpremultiply(out);
     return out;
   }

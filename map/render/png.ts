@@ -73,13 +73,27 @@ function filterRows(src: Uint8Array, width: number, height: number, bpp: number)
 function packRgbRows(rgba: Uint8Array, width: number, height: number): Uint8Array {
   const stride = width * 3 + 1;
   const out = new Uint8Array(height * stride);
+  // 32-bit reads: one load per pixel instead of three (little-endian: red in the low byte).
+  const aligned = (rgba.byteOffset & 3) === 0;
+  const px = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
   for (let y = 0; y < height; y++) {
     let j = y * stride + 1;
-    const end = (y + 1) * width * 4;
-    for (let i = y * width * 4; i < end; i += 4) {
-      out[j++] = rgba[i];
-      out[j++] = rgba[i + 1];
-      out[j++] = rgba[i + 2];
+    if (px) {
+      const end = (y + 1) * width;
+      for (let i = y * width; i < end; i++) {
+        const v = px[i];
+        out[j] = v & 0xff;
+        out[j + 1] = (v >>> 8) & 0xff;
+        out[j + 2] = (v >>> 16) & 0xff;
+        j += 3;
+      }
+    } else {
+      const end = (y + 1) * width * 4;
+      for (let i = y * width * 4; i < end; i += 4) {
+        out[j++] = rgba[i];
+        out[j++] = rgba[i + 1];
+        out[j++] = rgba[i + 2];
+      }
     }
   }
   return out;
