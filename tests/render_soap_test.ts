@@ -238,6 +238,13 @@ Deno.test("ExportMapImage by URL (JPEG), layer descriptions, transparent PNG", a
     const res = await fetch(url);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "image/jpeg");
+    for (const bad of ["..%2F..%2Fetc%2Fpasswd", "_ags_mapnothere.png", "other.png"]) {
+      const r404 = await fetch(
+        `${s.baseUrl}/arcgis/rest/directories/arcgisoutput/World_MapServer/${bad}`,
+      );
+      assert.equal(r404.status, 404, bad);
+      await r404.body?.cancel();
+    }
     const img = decode(new Uint8Array(await res.arrayBuffer()));
     assert.ok(
       near(pixel(img, ...geoPx(-50, -10, 512)), [0, 150, 0, 255], 12),
