@@ -127,7 +127,7 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
   const service = new URLPattern({ pathname: "/arcgis/services/:service/MapServer{/}?" }, opts);
   const catalog = new URLPattern({ pathname: "/arcgis/services{/}?" }, opts);
 
-  return [
+  const routes: ArcgisRoute[] = [
     {
       pattern: service,
       method: "POST",
@@ -193,4 +193,16 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
       },
     },
   ];
+  // HEAD answers like GET without the body (link checkers, proxies probing the WSDL).
+  for (const r of routes.filter((r) => r.method === "GET")) {
+    routes.push({
+      pattern: r.pattern,
+      method: "HEAD",
+      async handler(req, match) {
+        const res = await r.handler(req, match);
+        return new Response(null, { status: res.status, headers: res.headers });
+      },
+    });
+  }
+  return routes;
 }

@@ -192,6 +192,10 @@ Deno.test("MapServer WSDL: 35 operations, types identical to the reference schem
     const lower = await fetch(`${server.baseUrl}/arcgis/services/world/mapserver?wsdl`);
     assert.equal(lower.status, 200);
     assert.match(await lower.text(), /<service name="World_MapServer">/);
+    const head = await fetch(`${server.serviceUrl("World")}?wsdl`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get("content-type"), "text/xml; charset=utf-8");
+    assert.equal(await head.text(), "");
     const noWsdl = await fetch(server.serviceUrl("World"));
     assert.equal(noWsdl.status, 400);
     await noWsdl.body?.cancel();
