@@ -11,6 +11,7 @@ import type { MapFrame, MapLayer, MapService, OperationHandler } from "../soap/o
 import { SoapFault } from "../soap/fault.ts";
 import { esriSpatialReference, projectExtent } from "../geo/projection.ts";
 import { SUPPORTED_ESRI_FORMATS } from "../render/encode.ts";
+import { frameTiling } from "../tiles/mod.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 import { fieldToSoap, layerColumns } from "./_query_records.ts";
@@ -226,9 +227,9 @@ function property(key: string, value: unknown): SoapObject {
   return { $type: "PropertySetProperty", Key: key, Value: value };
 }
 
-/** Whether the map is served from a fixed-scale tile cache. */
+/** Whether the map is served from a fixed-scale tile cache (as HasSingleFusedMapCache says). */
 export function isCached(frame: MapFrame): boolean {
-  return frame.tiling !== undefined;
+  return frameTiling(frame) !== null;
 }
 
 /** Handlers of the metadata operations. */
