@@ -45,6 +45,12 @@ Deno.test("node-soap: map count, names and default map", async () => {
     assert.equal(await call(c, "GetSupportedImageReturnTypes"), "esriImageReturnURL");
     assert.equal(await call(c, "IsFixedScaleMap", { MapName: "Layers" }), false);
     assert.equal(await call(c, "IsFixedScaleMap", { MapName: "Mercator" }), true);
+    for (const MapName of ["Layers", "Mercator"]) {
+      assert.equal(
+        await call(c, "IsFixedScaleMap", { MapName }),
+        await call(c, "HasSingleFusedMapCache", { MapName }),
+      );
+    }
   });
 });
 
