@@ -89,6 +89,9 @@ const COLUMN: Record<OrderField, string> = {
   id: "v.seq",
 };
 
+/** Marks a range condition's column: `+` (no index) in default-order page queries. */
+const RANGE = "\u0001";
+
 /** Offsets below this probe industries per row (EXISTS); deeper pages build the id set (IN). */
 const EXISTS_MAX_OFFSET = 5000;
 
@@ -163,30 +166,32 @@ export function buildList(
     params.push(...q.industry);
   }
   if (has("salary_min") && (q.salaryMin !== undefined || q.salaryMax !== undefined)) {
-    where.push("NOT (v.salary_from IS NULL AND v.salary_to IS NULL)");
+    const from = `${RANGE}v.salary_from`;
+    const to = `${RANGE}v.salary_to`;
+    where.push(`NOT (${from} IS NULL AND ${to} IS NULL)`);
     if (q.salaryMin !== undefined) {
-      where.push("(v.salary_to IS NULL OR v.salary_to >= ?)");
+      where.push(`(${to} IS NULL OR ${to} >= ?)`);
       params.push(q.salaryMin);
     }
     if (q.salaryMax !== undefined) {
-      where.push("(v.salary_from IS NULL OR v.salary_from <= ?)");
+      where.push(`(${from} IS NULL OR ${from} <= ?)`);
       params.push(q.salaryMax);
     }
   }
   if (q.publishDateFrom !== undefined) {
-    where.push("v.publish_date >= ?");
+    where.push(`${RANGE}v.publish_date >= ?`);
     params.push(q.publishDateFrom);
   }
   if (q.publishDateTo !== undefined) {
-    where.push("v.publish_date <= ?");
+    where.push(`${RANGE}v.publish_date <= ?`);
     params.push(q.publishDateTo);
   }
   if (has("deadline_from") && q.deadlineFrom !== undefined) {
-    where.push("v.reception_finished >= ?");
+    where.push(`${RANGE}v.reception_finished >= ?`);
     params.push(q.deadlineFrom);
   }
   if (has("deadline_to") && q.deadlineTo !== undefined) {
-    where.push("v.reception_finished <= ?");
+    where.push(`${RANGE}v.reception_finished <= ?`);
     params.push(q.deadlineTo);
   }
   if (has("near") && q.near) {
@@ -241,13 +246,16 @@ export function buildList(
     where.unshift(`f.${t}_fts MATCH ?`);
     params.unshift(match);
   }
-  const whereSql = where.length ? where.join(" AND ") : "1";
-  let idsWhere = whereSql;
+  const w = [...where];
   if (industryIndex >= 0 && offset < EXISTS_MAX_OFFSET) {
-    const w = [...where];
     w[industryIndex + (match !== null ? 1 : 0)] = industryExists;
-    idsWhere = w.join(" AND ");
   }
+  const whereSql = where.length ? where.join(" AND ").replaceAll(RANGE, "") : "1";
+  // In the default order the seq index serves the page; a date range taken from
+  // its own index would sort half the table to find the first ten rows.
+  const idsWhere = w.length
+    ? w.join(" AND ").replaceAll(RANGE, order.isDefault && match === null ? "+" : "")
+    : "1";
   return {
     table: t,
     count: match !== null && !filtered
