@@ -8,15 +8,37 @@
  * const { count, docs } = catalog.list("vacancies", { page: 2, pageSize: 10, agency: [3] });
  * const body = envelopeJson(count, nextUrl, previousUrl, docs); // no re-parsing
  * const one = catalog.get("competitions", 17); // JSON text or null
- * const etag = `"${catalog.revision()}"`;
+ * const last = Math.ceil(catalog.count("vacancies", { agency: [3] }) / 10); // page=last
+ * const etag = `"${catalog.revision()}"`; // catalog.lastModified(): ISO string or null
  * ```
  *
- * Writing (CLI): `createDemoDatabase(path, opts)`, `importFiles(pathOrCatalog, files, opts)`,
- * `sync(baseUrl, opts)`. Writers open the database read-write in their own process;
- * the server's read-only connection sees their commits (WAL).
+ * Writing (CLI), each in its own process while the server serves (WAL; the
+ * read-only connection sees every commit):
+ * - `createDemoDatabase(path, { agencies?, vacancies?, competitions?, seed?, scale? })`
+ * - `await importFiles(pathOrCatalog, files, { collection? })`: bare array, envelope
+ *   page, single record or NDJSON; all files in one transaction; `ImportError`
+ *   names file, record index (and line), field path and problem.
+ * - `await sync(baseUrl, { target, progress?, retries? })`: agencies, then every
+ *   `next` page of vacancies and competitions, one transaction.
  *
- * Records are stored as their exact API JSON (`doc`) next to indexed columns;
- * only published records (`is_public` and not `is_removed`) are listed or returned.
+ * Decisions the README should state:
+ * - Only published records (`is_public` and not `is_removed`) are listed or
+ *   returned; others are stored and kept.
+ * - Ordering: the requested terms, then id ascending; nulls last both ways;
+ *   unknown or inapplicable fields are dropped (salary_from on competitions).
+ * - salary_min/salary_max: range overlap, a missing bound is open; vacancies
+ *   with neither bound never match a salary filter.
+ * - search: see `FILTER_DOCS.search`; a value with no letters or digits filters nothing.
+ * - near: haversine on a sphere of radius 6371.0088 km; records without
+ *   coordinates never match.
+ * - `meta.revision` changes only when an import changed something.
+ * - `change_log` gets one row per changed competition, collection `'competition'`,
+ *   lat/lon where it is shown now and old_lat/old_lon where it was (NULL when not shown).
+ *
+ * Tables: `agency`, `vacancy`, `competition` hold every record's exact API JSON
+ * (`doc`) and the contract columns; `vacancy_list`/`competition_list` hold the
+ * published rows' filter columns and a dense `seq` (id order) for fast pages;
+ * `*_fts` hold stemmed search tokens; `competition_rtree` the published points.
  *
  * @module
  */
