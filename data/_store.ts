@@ -398,11 +398,28 @@ function renumber(db: DatabaseSync, table: Table, fromId: number): void {
 }
 
 /**
+ * Starts the write transaction, turning SQLite's "database is locked" (another
+ * import or sync still writing after the busy timeout) into a sentence.
+ */
+export function beginWrite(db: DatabaseSync): void {
+  try {
+    db.exec("BEGIN IMMEDIATE");
+  } catch (err) {
+    if (/locked|busy/i.test((err as Error).message)) {
+      throw new Error(
+        "The catalogue database is being written by another import or sync; try again when it has finished.",
+      );
+    }
+    throw err;
+  }
+}
+
+/**
  * Runs `fn` in one IMMEDIATE transaction; rolls back on any error so nothing is
  * half-written.
  */
 export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
+  beginWrite(db);
   try {
     const result = fn();
     db.exec("COMMIT");

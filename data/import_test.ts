@@ -284,3 +284,23 @@ Deno.test("import: large NDJSON streams in batches; a bad line deep inside still
     await cleanup();
   }
 });
+
+Deno.test("import: a database held by another writer gives a sentence, not SQLITE_BUSY", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = `${dir}/i.db`;
+    openCatalog(path).close();
+    const other = new DatabaseSync(path);
+    other.exec("BEGIN IMMEDIATE");
+    const catalog = openCatalog(path);
+    catalog.db.exec("PRAGMA busy_timeout = 50");
+    const file = await writeJson(dir, "v.json", [sampleVacancy(1)]);
+    await assert.rejects(importFiles(catalog, [file]), /being written by another import or sync/);
+    other.exec("ROLLBACK");
+    other.close();
+    assert.equal((await importFiles(catalog, [file])).inserted, 1);
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});

@@ -7,7 +7,7 @@
 import type { Catalog } from "./catalog.ts";
 import type { CollectionName } from "./collections.ts";
 import { emptyCounts, type ImportReport, writableCatalog, writeRecords } from "./import.ts";
-import { CatalogWriter } from "./_store.ts";
+import { beginWrite, CatalogWriter } from "./_store.ts";
 import { recordsOfJson, ShapeError } from "./_parse.ts";
 
 /** Progress of a sync: pages fetched of a collection and the estimated total. */
@@ -145,7 +145,12 @@ export async function sync(baseUrl: string, opts: SyncOptions): Promise<ImportRe
   const { catalog, owned } = writableCatalog(opts.target);
   const db = catalog.db;
   const counts = emptyCounts();
-  db.exec("BEGIN IMMEDIATE");
+  try {
+    beginWrite(db);
+  } catch (err) {
+    if (owned) catalog.close();
+    throw err;
+  }
   let writer: CatalogWriter;
   try {
     // Created inside the transaction: it reads the current seq state.
