@@ -1,0 +1,68 @@
+/**
+ * Compositing of Skia-drawn segments with JS-stamped marker sprites (see
+ * draw_map.ts and _stamp.ts).
+ *
+ * @module
+ */
+import type { Canvas } from "canvaskit-wasm";
+import type { Kit } from "./_canvaskit.ts";
+import type { MarkerSink } from "./_painter.ts";
+import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
+
+/**
+ * Where marker sprites meet the canvas: the image is built in segments.
+ * Skia draws into the surface; before sprites are stamped, the surface is
+ * read (premultiplied) and composited onto a JS buffer and cleared, so
+ * what Skia draws later (upper layers, labels) still lands on top.
+ */
+export class Compositor implements MarkerSink {
+  #buffer: Uint8Array | null = null;
+  readonly #kit: Kit;
+  readonly #canvas: Canvas;
+  readonly #w: number;
+  readonly #h: number;
+  readonly pixelCount: number;
+
+  /** Builds the compositor of a `w` x `h` canvas. */
+  constructor(kit: Kit, canvas: Canvas, w: number, h: number) {
+    this.pixelCount = w * h;
+    this.#kit = kit;
+    this.#canvas = canvas;
+    this.#w = w;
+    this.#h = h;
+  }
+
+  #read(premultiplied: boolean): Uint8Array {
+    const { ck } = this.#kit;
+    const px = this.#canvas.readPixels(0, 0, {
+      width: this.#w,
+      height: this.#h,
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: premultiplied ? ck.AlphaType.Premul : ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    }) as Uint8Array | null;
+    if (!px) throw new Error("CanvasKit could not read back the drawn pixels.");
+    return px;
+  }
+
+  #flush(): Uint8Array {
+    const px = this.#read(true);
+    if (this.#buffer) compositeOver(this.#buffer, px);
+    else this.#buffer = px;
+    this.#canvas.clear(this.#kit.ck.TRANSPARENT);
+    return this.#buffer;
+  }
+
+  /** Flushes what Skia drew, then stamps the sprite at every corner. */
+  stamp(sprite: Sprite, corners: Int32Array): void {
+    stampSprites(this.#flush(), this.#w, this.#h, sprite, corners);
+  }
+
+  /** The finished image, unpremultiplied RGBA. */
+  finish(): Uint8Array {
+    // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
+    const out = this.#buffer ? this.#flush() : this.#read(true);
+    unpremultiply(out);
+    return out;
+  }
+}

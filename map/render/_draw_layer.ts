@@ -1,0 +1,325 @@
+/**
+ * Drawing one layer of a map: the features of the view (from point
+ * snapshots, the generalised-geometry cache or the source), their symbols,
+ * label candidates, and the layer's selected features.
+ *
+ * @module
+ */
+import type { Canvas } from "canvaskit-wasm";
+import {
+  pickSymbol,
+  rendererClasses,
+  rendererFields,
+  rendererReachPt,
+  type Rgba,
+  type SymbolSpec,
+} from "../document/renderer.ts";
+import type { MapDisplay } from "../geo/display.ts";
+import { projectExtent } from "../geo/projection.ts";
+import { parseWhere, type WhereNode } from "../query/mod.ts";
+import type { Extent, Feature, Geometry } from "../types.ts";
+import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
+import { pointSnapshot } from "./_pointcache.ts";
+import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
+import { polygonAnchor } from "./_labels.ts";
+import type { MarkerSink, Painter } from "./_painter.ts";
+import type { RenderLayer } from "./types.ts";
+
+/** A label waiting for placement: text and candidate anchor boxes in preference order. */
+export interface LabelCandidate {
+  text: string;
+  layer: RenderLayer;
+  /** Baseline-left positions to try. */
+  spots: [number, number][];
+  width: number;
+}
+
+const parsedDefinitions = new WeakMap<
+  RenderLayer,
+  { text: string; where: WhereNode | undefined }
+>();
+
+/** The layer's own definition expression, parsed once per layer object. */
+export function layerDefinition(layer: RenderLayer): WhereNode | undefined {
+  const text = layer.definitionExpression ?? "";
+  const hit = parsedDefinitions.get(layer);
+  if (hit && hit.text === text) return hit.where;
+  const where = parseWhere(text, layer.source.fields());
+  parsedDefinitions.set(layer, { text, where });
+  return where;
+}
+
+/** Both filters (either may be missing). */
+export function andWhere(
+  a: WhereNode | undefined,
+  b: WhereNode | undefined,
+): WhereNode | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return { kind: "and", left: a, right: b };
+}
+
+/** Source-SR bounding box of what the view shows, padded; undefined when it cannot be projected. */
+function sourceBbox(
+  view: ScreenView,
+  outWkid: number,
+  srcWkid: number,
+  pad: number,
+): Extent | undefined {
+  const v = view.visible;
+  const e: Extent = {
+    xmin: v.xmin - pad,
+    ymin: v.ymin - pad,
+    xmax: v.xmax + pad,
+    ymax: v.ymax + pad,
+  };
+  if (view.period > 0 && (e.xmin < -view.period / 2 || e.xmax > view.period / 2)) {
+    // The view reaches past the antimeridian: features from the far side show up as copies.
+    e.xmin = -view.period / 2;
+    e.xmax = view.period / 2;
+  }
+  try {
+    const out = projectExtent(e, outWkid, srcWkid);
+    return [out.xmin, out.ymin, out.xmax, out.ymax].every(Number.isFinite) ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function labelText(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  const s = String(v).trim();
+  return s.length > 64 ? s.slice(0, 63) + "…" : s;
+}
+
+/**
+ * The layer's features for this view. For lines and polygons whose
+ * prepared geometry is already cached (same source revision, output SR and
+ * resolution level) only ids and attributes are read, and geometry is
+ * fetched just for the features not cached yet.
+ */
+function queryFeatures(
+  layer: RenderLayer,
+  where: WhereNode | undefined,
+  bbox: Extent | undefined,
+  fields: string[],
+  wkid: number,
+  resolution: number,
+): Feature[] {
+  const src = layer.source;
+  if (layer.geometryType === "Point" || layer.geometryType === "Multipoint") {
+    return src.query({ where, bbox, fields, returnGeometry: true });
+  }
+  const rows = src.query({ where, bbox, fields, returnGeometry: false });
+  const missing: number[] = [];
+  for (const f of rows) {
+    if (cachedGeometry(src, f.id, wkid, resolution) === undefined) missing.push(f.id);
+  }
+  const fetched = new Map<number, Feature>();
+  if (missing.length) {
+    for (const f of src.query({ objectIds: missing, fields: [], returnGeometry: true })) {
+      fetched.set(f.id, f);
+    }
+  }
+  return rows.map((f) => {
+    const full = fetched.get(f.id);
+    // Cached features keep a placeholder geometry: preparedGeometry answers from the cache.
+    return { id: f.id, attributes: f.attributes, geometry: full?.geometry ?? CACHED };
+  });
+}
+
+/** Stands for "geometry already prepared in the cache" (never drawn itself). */
+const CACHED: Geometry = { type: "Polygon", rings: [] };
+
+/** Draws one layer; returns its label candidates. */
+export function drawLayer(
+  canvas: Canvas,
+  painter: Painter,
+  layer: RenderLayer,
+  where: WhereNode | undefined,
+  wkid: number,
+  display: MapDisplay,
+  withLabels: boolean,
+  sink: MarkerSink,
+): LabelCandidate[] {
+  const { ck } = painter.kit;
+  const reachPx = rendererReachPt(layer.renderer) * painter.pxPerPt + 2;
+  const view = screenView(display, wkid, reachPx);
+  const src = layer.source;
+  const bbox = sourceBbox(view, wkid, src.wkid, reachPx * display.resolution);
+  const fields = [
+    ...new Set([
+      ...rendererFields(layer.renderer),
+      ...(withLabels && layer.labels ? [layer.labels.field] : []),
+    ]),
+  ];
+  const groups = new Map<SymbolSpec, { cmds: number[]; xy: number[] }>();
+  for (const c of rendererClasses(layer.renderer)) groups.set(c.symbol, { cmds: [], xy: [] });
+  const labels: LabelCandidate[] = [];
+  const font = withLabels && layer.labels ? painter.font(layer.labels.sizePt) : null;
+
+  /** Files one feature's screen geometry under its symbol and collects its label. */
+  const emit = (
+    attributes: Record<string, unknown>,
+    symbol: SymbolSpec,
+    featXy: number[],
+    featCmds: number[],
+  ) => {
+    let group = groups.get(symbol);
+    if (!group) groups.set(symbol, group = { cmds: [], xy: [] });
+    if (symbol.type === "simple-marker") {
+      // Markers on line/polygon layers would need vertices; points are what marker symbols draw.
+      for (const v of featXy) group.xy.push(v);
+    } else {
+      for (const v of featCmds) group.cmds.push(v);
+    }
+    if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
+    const text = labelText(attributes[layer.labels.field]);
+    if (!text) return;
+    const width = painter.textWidth(font, text);
+    const size = font.getSize();
+    if (featXy.length >= 2) {
+      const r = symbol.type === "simple-marker" ? (symbol.size * painter.pxPerPt) / 2 + 1 : 2;
+      const [x, y] = featXy;
+      labels.push({
+        text,
+        layer,
+        width,
+        spots: [
+          [x + r, y - r],
+          [x + r, y + r + size * 0.8],
+          [x - r - width, y - r],
+          [x - r - width, y + r + size * 0.8],
+        ],
+      });
+    } else if (featCmds.length) {
+      const a = polygonAnchor(featCmds);
+      if (a) labels.push({ text, layer, width, spots: [[a[0] - width / 2, a[1] + size * 0.35]] });
+    }
+  };
+
+  const snapshot = layer.geometryType === "Point" ? pointSnapshot(src, where, fields, wkid) : null;
+  if (snapshot) {
+    const { xs, ys, attributes } = snapshot;
+    // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
+    const pad = reachPx * display.resolution;
+    const v = view.visible;
+    const simple = view.period === 0 || (v.xmin >= -view.period / 2 && v.xmax <= view.period / 2);
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i], y = ys[i];
+      if (
+        simple && (x < v.xmin - pad || x > v.xmax + pad || y < v.ymin - pad || y > v.ymax + pad)
+      ) continue;
+      const symbol = pickSymbol(layer.renderer, attributes[i]);
+      if (!symbol) continue;
+      const featXy: number[] = [];
+      addPoint([x, y], view, featXy);
+      if (featXy.length) emit(attributes[i], symbol, featXy, []);
+    }
+  } else {
+    for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {
+      if (!f.geometry) continue;
+      const symbol = pickSymbol(layer.renderer, f.attributes);
+      if (!symbol) continue;
+      const g = preparedGeometry(src, f.id, f.geometry, wkid, display.resolution);
+      if (!g) continue; // outside what the output SR can show, or below a pixel
+      const featCmds: number[] = [];
+      const featXy: number[] = [];
+      switch (g.type) {
+        case "Point":
+          addPoint([g.x, g.y], view, featXy);
+          break;
+        case "Multipoint":
+          for (const p of g.points) addPoint(p, view, featXy);
+          break;
+        case "Polyline":
+          for (const p of g.paths) addPath(p, view, featCmds);
+          break;
+        case "Polygon":
+          addPolygon(g.rings, view, featCmds);
+          break;
+        case "Envelope": {
+          const { xmin, ymin, xmax, ymax } = g;
+          addPolygon(
+            [[[xmin, ymin], [xmin, ymax], [xmax, ymax], [xmax, ymin], [xmin, ymin]]],
+            view,
+            featCmds,
+          );
+          break;
+        }
+      }
+      emit(f.attributes, symbol, featXy, featCmds);
+    }
+  }
+  const opacity = 1 - (layer.renderer.transparency ?? 0) / 100;
+  if (opacity < 1) {
+    const p = new ck.Paint();
+    p.setAlphaf(opacity);
+    canvas.saveLayer(p);
+    p.delete();
+  }
+  // Stamped markers bypass the canvas, so inside a transparency layer they are drawn as paths.
+  for (const [symbol, g] of groups) {
+    painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink);
+  }
+  if (opacity < 1) canvas.restore();
+  return labels;
+}
+
+/** The default selection symbol of a layer: its geometry drawn in the selection colour. */
+function selectionSymbol(layer: RenderLayer, color: Rgba): SymbolSpec {
+  switch (layer.geometryType) {
+    case "Polygon":
+      return {
+        type: "simple-fill",
+        style: "none",
+        color: [0, 0, 0, 0],
+        outline: { type: "simple-line", style: "solid", color, width: 2 },
+      };
+    case "Polyline":
+      return { type: "simple-line", style: "solid", color, width: 2 };
+    default: {
+      const reach = Math.max(4, rendererReachPt(layer.renderer));
+      return {
+        type: "simple-marker",
+        style: "circle",
+        color,
+        size: reach * 2,
+        angle: 0,
+        xoffset: 0,
+        yoffset: 0,
+      };
+    }
+  }
+}
+
+/** Draws the selected features of a layer over it. */
+export function drawSelection(
+  canvas: Canvas,
+  painter: Painter,
+  layer: RenderLayer,
+  sel: { ids: number[]; color: Rgba; symbol?: SymbolSpec },
+  wkid: number,
+  display: MapDisplay,
+): void {
+  const symbol = sel.symbol ?? selectionSymbol(layer, sel.color);
+  const view = screenView(display, wkid, 50 * painter.pxPerPt);
+  const cmds: number[] = [];
+  const xy: number[] = [];
+  for (
+    const f of layer.source.query({
+      objectIds: sel.ids.slice(0, 100_000),
+      fields: [],
+      returnGeometry: true,
+    })
+  ) {
+    const g = f.geometry &&
+      preparedGeometry(layer.source, f.id, f.geometry, wkid, display.resolution);
+    if (!g) continue;
+    if (g.type === "Point") addPoint([g.x, g.y], view, xy);
+    else if (g.type === "Multipoint") { for (const p of g.points) addPoint(p, view, xy); }
+    else if (g.type === "Polyline") { for (const p of g.paths) addPath(p, view, cmds); }
+    else if (g.type === "Polygon") addPolygon(g.rings, view, cmds);
+  }
+  painter.draw(canvas, symbol, cmds, xy);
+}
