@@ -128,6 +128,9 @@ function queryFeatures(
   });
 }
 
+/** Label candidates collected per layer at most. */
+const MAX_LABEL_CANDIDATES = 5000;
+
 /** Stands for "geometry already prepared in the cache" (never drawn itself). */
 const CACHED: Geometry = { type: "Polygon", rings: [] };
 
@@ -174,6 +177,8 @@ export function drawLayer(
       for (const v of featCmds) group.cmds.push(v);
     }
     if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
+    // Far more candidates than an image can hold would only cost time: later ones could not be placed.
+    if (labels.length >= MAX_LABEL_CANDIDATES) return;
     const text = labelText(attributes[layer.labels.field]);
     if (!text) return;
     const width = painter.textWidth(font, text);
