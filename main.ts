@@ -18,6 +18,8 @@ import { dirname } from "node:path";
 import { baseUrl, createApp } from "./routes/mod.ts";
 import { arcgisRoutes } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
+import { homeRoutes } from "./routes/home.ts";
+import { frameTiling } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
@@ -88,6 +90,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     data: catalogApiData(catalog),
     ...urls,
     extraRoutes: [
+      ...homeRoutes(services.map((s) => ({
+        name: s.name,
+        description: s.description,
+        tiled: s.maps.some((m) => frameTiling(m)?.scheme.wkid === 3857),
+      }))),
       ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
       ...arcgisFileRoutes({ maps, outputDir }),
     ],
