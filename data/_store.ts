@@ -10,7 +10,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
-import { htmlToText, indexBody, type SearchField } from "./_text.ts";
+import { htmlToText, indexTerms, type SearchField } from "./_text.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -125,14 +125,13 @@ export class CatalogWriter {
 
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
   #index(table: Table, id: number, fields: SearchField[]): void {
-    const body = indexBody(fields);
-    this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, id, body);
+    const terms = indexTerms(fields);
+    this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, id, [...terms].join(" "));
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
       this.#terms = new Set(rows.map((r) => r.term));
     }
-    if (body === "") return;
-    for (const term of body.split(" ")) {
+    for (const term of terms) {
       if (this.#terms.has(term)) continue;
       this.#terms.add(term);
       this.#run("INSERT OR IGNORE INTO fts_term (term) VALUES (?)", term);

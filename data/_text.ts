@@ -125,9 +125,14 @@ export type SearchField = readonly [raw: string, html: boolean];
  * Distinct, because search is a boolean AND and never ranks.
  */
 export function indexBody(fields: readonly SearchField[]): string {
+  return [...indexTerms(fields)].join(" ");
+}
+
+/** The distinct stems of a record's fields (what {@linkcode indexBody} joins). */
+export function indexTerms(fields: readonly SearchField[]): Set<string> {
   const seen = new Set<string>();
   for (const [raw, html] of fields) for (const s of fieldStems(raw, html)) seen.add(s);
-  return [...seen].join(" ");
+  return seen;
 }
 
 /**
