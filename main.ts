@@ -21,6 +21,7 @@ import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { frameTiling } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
+import { configureRendererForDocuments, setSharedRenderer } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -46,6 +47,8 @@ export interface StartOptions {
   mapsDir?: string;
   outputDir?: string;
   accessLog?: boolean;
+  /** Render workers (default: one per core, at most 4); 0 renders on the main thread. */
+  renderWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
 }
@@ -77,6 +80,13 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
   const catalog = openCatalog(opts.dbPath, { readonly: true });
   const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
+  // Drawing runs in a worker pool (each worker loads the same documents and
+  // opens the database read-only) so the main thread only routes.
+  const renderer = opts.renderWorkers === 0 ? null : configureRendererForDocuments({
+    mapsDir: opts.mapsDir,
+    catalogPath: opts.dbPath,
+    size: opts.renderWorkers,
+  });
   const outputDir = opts.outputDir ?? "var/output";
   mkdirSync(outputDir, { recursive: true });
   const maps = createMapServer({
@@ -128,6 +138,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       if (closed) return;
       closed = true;
       await server.shutdown();
+      if (renderer) {
+        renderer.close();
+        setSharedRenderer(null);
+      }
       maps.close();
       catalog.close();
     },
@@ -161,12 +175,19 @@ async function serveCommand(args: string[]): Promise<void> {
       "trust-proxy": { type: "boolean", default: false },
       "access-log": { type: "boolean", default: false },
       "output-dir": { type: "string", default: "var/output" },
+      "render-workers": { type: "string" },
     },
   });
   const portText = values.port ?? Deno.env.get("PORT") ?? "8000";
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new UsageError(`--port must be 0-65535, got "${portText}".`);
+  }
+  const workers = values["render-workers"];
+  if (workers !== undefined && !/^\d+$/.test(workers)) {
+    throw new UsageError(
+      `--render-workers must be a whole number (0 = render on the main thread), got "${workers}".`,
+    );
   }
   if (values["public-url"] && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(values["public-url"])) {
     throw new UsageError(
@@ -182,6 +203,9 @@ async function serveCommand(args: string[]): Promise<void> {
     trustProxy: values["trust-proxy"],
     accessLog: values["access-log"],
     outputDir: values["output-dir"],
+    renderWorkers: values["render-workers"] === undefined
+      ? undefined
+      : Number(values["render-workers"]),
   });
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
   const stop = () => {

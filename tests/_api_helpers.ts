@@ -50,6 +50,7 @@ export async function startTestServer(
     port: 0,
     hostname: "127.0.0.1",
     quiet: true,
+    renderWorkers: 0,
     outputDir: `${dir}/output`,
     ...opts,
   });

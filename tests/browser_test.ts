@@ -47,7 +47,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const s = await startTestServer();
+    // One render worker: the production path (tiles drawn off the main thread).
+    const s = await startTestServer({ renderWorkers: 1 });
     try {
       const dom = await chromium(["--dump-dom", `${s.url}/`], `${s.dir}/profile-dom`);
       assert.match(dom, /Recruitment catalogue and map server/);
