@@ -69,6 +69,8 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX competition_publish_date ON competition (publish_date);
   CREATE INDEX competition_reception_finished ON competition (reception_finished);
 
+  -- Industries of published records only (like the list tables), so an
+  -- industry-only count is an index range of this table.
   CREATE TABLE vacancy_industry (
     industry_id INTEGER NOT NULL,
     vacancy_id INTEGER NOT NULL,

@@ -256,11 +256,18 @@ export function buildList(
   const idsWhere = w.length
     ? w.join(" AND ").replaceAll(RANGE, order.isDefault && match === null ? "+" : "")
     : "1";
+  let count = `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`;
+  if (match !== null && !filtered) {
+    count = `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`;
+  } else if (match === null && where.length === 1 && industryIndex === 0) {
+    // The join table holds published rows only: it counts by itself.
+    count = `SELECT count(DISTINCT ${t}_id) AS n FROM ${t}_industry WHERE industry_id IN (${
+      placeholders(q.industry!.length)
+    })`;
+  }
   return {
     table: t,
-    count: match !== null && !filtered
-      ? `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`
-      : `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`,
+    count,
     ids: `SELECT v.id AS id FROM ${from} WHERE ${idsWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
     params,
     limit: size,

@@ -242,10 +242,14 @@ export class CatalogWriter {
       v.updated_at,
       doc,
     );
-    for (const ind of new Set(v.industries.map((i) => i.id))) {
-      this.#run("INSERT INTO vacancy_industry (industry_id, vacancy_id) VALUES (?, ?)", ind, v.id);
-    }
     if (published) {
+      for (const ind of new Set(v.industries.map((i) => i.id))) {
+        this.#run(
+          "INSERT INTO vacancy_industry (industry_id, vacancy_id) VALUES (?, ?)",
+          ind,
+          v.id,
+        );
+      }
       this.#run(
         `INSERT INTO vacancy_list (id, seq, agency_id, group_id, status_id, salary_from, salary_to,
           publish_date, created_at, updated_at, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -311,14 +315,14 @@ export class CatalogWriter {
       c.site_link,
       doc,
     );
-    for (const ind of new Set(c.industries)) {
-      this.#run(
-        "INSERT INTO competition_industry (industry_id, competition_id) VALUES (?, ?)",
-        ind,
-        c.id,
-      );
-    }
     if (published) {
+      for (const ind of new Set(c.industries)) {
+        this.#run(
+          "INSERT INTO competition_industry (industry_id, competition_id) VALUES (?, ?)",
+          ind,
+          c.id,
+        );
+      }
       this.#run(
         `INSERT INTO competition_list (id, seq, agency_id, group_id, status_id, publish_date,
           reception_finished, created_at, updated_at, lat, lon, title)
