@@ -9,6 +9,7 @@ import { renderMap } from "../map/render/draw_map.ts";
 import { LabelSpecSchema, RendererSpecSchema } from "../map/document/renderer.ts";
 import type { RenderLayer, RenderMap } from "../map/render/types.ts";
 import { parseWhere } from "../map/query/mod.ts";
+import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { countNot, countries, decode, MemorySource, near, pixel } from "./render_helpers.ts";
 
 const kit = await loadKit();
@@ -528,4 +529,44 @@ Deno.test("selected features are drawn over their layer in the selection colour"
     countNot(plain, [0, 255, 255, 255], 0, 0, 1024, 512, 40) === 1024 * 512,
     "no cyan without a selection",
   );
+});
+
+Deno.test("no outline seam where the data is cut at the antimeridian (Chukotka, 4326 and 3857)", async () => {
+  // The world-atlas source cuts polygons at 180° (ArcGIS rings), so Chukotka has an edge there.
+  const ls = layers();
+  ls[1] = {
+    ...ls[1],
+    source: await openWorldAtlas({ scale: "50m" }),
+    renderer: RendererSpecSchema.parse({
+      type: "simple",
+      symbol: {
+        type: "simple-fill",
+        color: LAND,
+        outline: { type: "simple-line", color: [255, 0, 255], width: 1.5 },
+      },
+    }),
+  };
+  for (const wkid of [4326, 3857]) {
+    const toX = (lon: number) => wkid === 4326 ? lon : (R * lon * Math.PI) / 180;
+    const toY = (lat: number) =>
+      wkid === 4326 ? lat : R * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360));
+    const extent = { xmin: toX(170), ymin: toY(64), xmax: toX(190), ymax: toY(70) };
+    const img = decode(
+      renderMap(kit, map(ls), { extent, wkid, widthPx: 400, heightPx: 300, format: "png32" }).bytes,
+    );
+    const res = (extent.xmax - extent.xmin) / 400;
+    const x180 = (toX(180) - extent.xmin) / res;
+    const cy = 150, yTop = cy - (((extent.ymax - extent.ymin) / res) / 2);
+    let seam = 0, land = 0;
+    for (const lat of [66.5, 67, 67.5]) {
+      const y = yTop + (extent.ymax - toY(lat)) / res;
+      for (let dx = -2; dx <= 2; dx++) {
+        const p = pixel(img, x180 + dx, y);
+        if (near(p, [255, 0, 255, 255], 90)) seam++;
+        if (near(p, LAND, 6)) land++;
+      }
+    }
+    assert.equal(seam, 0, `${wkid}: outline along 180°`);
+    assert.ok(land >= 12, `${wkid}: land across 180° (${land})`);
+  }
 });

@@ -156,8 +156,10 @@ export function drawLayer(
       ...(withLabels && layer.labels ? [layer.labels.field] : []),
     ]),
   ];
-  const groups = new Map<SymbolSpec, { cmds: number[]; xy: number[] }>();
-  for (const c of rendererClasses(layer.renderer)) groups.set(c.symbol, { cmds: [], xy: [] });
+  const groups = new Map<SymbolSpec, { cmds: number[]; xy: number[]; outline: number[] }>();
+  for (const c of rendererClasses(layer.renderer)) {
+    groups.set(c.symbol, { cmds: [], xy: [], outline: [] });
+  }
   const labels: LabelCandidate[] = [];
   const font = withLabels && layer.labels ? painter.font(layer.labels.sizePt) : null;
 
@@ -167,14 +169,16 @@ export function drawLayer(
     symbol: SymbolSpec,
     featXy: number[],
     featCmds: number[],
+    featOutline?: number[],
   ) => {
     let group = groups.get(symbol);
-    if (!group) groups.set(symbol, group = { cmds: [], xy: [] });
+    if (!group) groups.set(symbol, group = { cmds: [], xy: [], outline: [] });
     if (symbol.type === "simple-marker") {
       // Markers on line/polygon layers would need vertices; points are what marker symbols draw.
       for (const v of featXy) group.xy.push(v);
     } else {
       for (const v of featCmds) group.cmds.push(v);
+      for (const v of featOutline ?? featCmds) group.outline.push(v);
     }
     if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
     // Far more candidates than an image can hold would only cost time: later ones could not be placed.
@@ -230,6 +234,7 @@ export function drawLayer(
       if (!g) continue; // outside what the output SR can show, or below a pixel
       const featCmds: number[] = [];
       const featXy: number[] = [];
+      const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
       switch (g.type) {
         case "Point":
           addPoint([g.x, g.y], view, featXy);
@@ -241,7 +246,7 @@ export function drawLayer(
           for (const p of g.paths) addPath(p, view, featCmds);
           break;
         case "Polygon":
-          addPolygon(g.rings, view, featCmds);
+          addPolygon(g.rings, view, featCmds, featOutline);
           break;
         case "Envelope": {
           const { xmin, ymin, xmax, ymax } = g;
@@ -253,7 +258,7 @@ export function drawLayer(
           break;
         }
       }
-      emit(f.attributes, symbol, featXy, featCmds);
+      emit(f.attributes, symbol, featXy, featCmds, g.type === "Polygon" ? featOutline : undefined);
     }
   }
   const opacity = 1 - (layer.renderer.transparency ?? 0) / 100;
@@ -265,7 +270,7 @@ export function drawLayer(
   }
   // Stamped markers bypass the canvas, so inside a transparency layer they are drawn as paths.
   for (const [symbol, g] of groups) {
-    painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink);
+    painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink, g.outline);
   }
   if (opacity < 1) canvas.restore();
   return labels;

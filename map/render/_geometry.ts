@@ -210,22 +210,43 @@ function emitRing(f: number[], cmds: number[]): void {
   cmds.push(CLOSE);
 }
 
+/** Whether x lies on an antimeridian (x = period/2 + k * period). */
+function onMeridian(x: number, period: number): boolean {
+  const r = (x - period / 2) / period;
+  return Math.abs(r - Math.round(r)) < 1e-9;
+}
+
 /**
  * Appends a polygon's rings (output SR coordinates) as screen path
  * commands: unwrapped across the antimeridian, once per visible world copy,
  * simplified and clipped. Returns the number of rings emitted.
+ *
+ * With `outline`, the commands to stroke are appended there too: the same
+ * rings, except that edges which are not part of the shape's boundary on
+ * the globe (edges along the antimeridian where the data was cut, and the
+ * closure of rings around a pole) are left out, so no seam is drawn.
  */
-export function addPolygon(rings: Position[][], v: ScreenView, cmds: number[]): number {
+export function addPolygon(
+  rings: Position[][],
+  v: ScreenView,
+  cmds: number[],
+  outline?: number[],
+): number {
   let count = 0;
   for (const ring of rings) {
     if (ring.length < 3) continue;
     let { pts, turns } = unwrap(ring, v.period);
-    if (turns !== 0) pts = closeAroundPole(pts, v.poleY);
+    let poleEdges = 0;
+    if (turns !== 0) {
+      pts = closeAroundPole(pts, v.poleY);
+      poleEdges = 3;
+    }
     let x0 = Infinity, x1 = -Infinity;
     for (const p of pts) {
       if (p[0] < x0) x0 = p[0];
       if (p[0] > x1) x1 = p[0];
     }
+    const start = cmds.length;
     for (const shift of shiftsFor(x0, x1, v)) {
       const f = clipRing(toScreenFlat(pts, shift, v.t, true), v);
       if (f.length >= 6) {
@@ -233,6 +254,25 @@ export function addPolygon(rings: Position[][], v: ScreenView, cmds: number[]): 
         count++;
       }
     }
+    if (!outline) continue;
+    const n = pts.length;
+    const artificial = (i: number) =>
+      i >= n - 1 - poleEdges ||
+      (v.period > 0 && onMeridian(pts[i][0], v.period) && onMeridian(pts[i + 1][0], v.period));
+    let cut = poleEdges > 0;
+    for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(i);
+    if (!cut) {
+      for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
+      continue;
+    }
+    let piece: Position[] = [pts[0]];
+    for (let i = 0; i < n - 1; i++) {
+      if (artificial(i)) {
+        if (piece.length >= 2) addPath(piece, v, outline);
+        piece = [pts[i + 1]];
+      } else piece.push(pts[i + 1]);
+    }
+    if (piece.length >= 2) addPath(piece, v, outline);
   }
   return count;
 }

@@ -147,7 +147,7 @@ export class Painter {
   }
 
   /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
-  fillCmds(canvas: Canvas, cmds: number[], fill: SimpleFillSymbol): void {
+  fillCmds(canvas: Canvas, cmds: number[], fill: SimpleFillSymbol, outline = cmds): void {
     if (cmds.length === 0) return;
     const { ck } = this.kit;
     const path = ck.Path.MakeFromCmds(cmds);
@@ -169,7 +169,7 @@ export class Painter {
       canvas.drawPath(path, p);
     }
     path.delete();
-    if (fill.outline) this.strokeCmds(canvas, cmds, fill.outline);
+    if (fill.outline) this.strokeCmds(canvas, outline, fill.outline);
   }
 
   /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */
@@ -380,8 +380,9 @@ export class Painter {
     cmds: number[],
     xy: number[],
     sink?: MarkerSink,
+    outline?: number[],
   ): void {
-    if (symbol.type === "simple-fill") this.fillCmds(canvas, cmds, symbol);
+    if (symbol.type === "simple-fill") this.fillCmds(canvas, cmds, symbol, outline ?? cmds);
     else if (symbol.type === "simple-line") this.strokeCmds(canvas, cmds, symbol);
     else this.markers(canvas, xy, symbol, sink);
   }
