@@ -80,7 +80,8 @@ export function negotiate(headers: Headers, query: QueryPairs): Negotiation {
     renderers = RENDERERS.filter((r) => r.format === format);
     if (renderers.length === 0) return { ok: false, response: notFound() };
   }
-  const accept = headers.get("accept")?.trim() || "*/*";
+  // Only a missing header means "anything": an empty one accepts nothing (406), as in DRF.
+  const accept = (headers.get("accept") ?? "*/*").trim();
   const types = accept.split(",").map((t) => parseMediaType(t.trim()));
   for (let level = 3; level >= 0; level--) {
     const set = types.filter((t) => precedence(t) === level);
@@ -119,9 +120,8 @@ export function renderJson(value: unknown): string {
 }
 
 /**
- * Re-indents a compact JSON text as Python's `json.dumps(indent=n,
- * separators=(",", ":"))` writes it (DRF keeps compact separators even when
- * indenting).
+ * Re-indents a compact JSON text as DRF's JSONRenderer writes it when asked
+ * to indent: Python's `json.dumps(indent=n, separators=(",", ": "))`.
  */
 export function indentJson(json: string, indent: number): string {
   const pad = " ".repeat(indent);
@@ -137,7 +137,9 @@ export function indentJson(json: string, indent: number): string {
       if (entries.length === 0) return "{}";
       const inner = pad.repeat(depth + 1);
       return "{\n" +
-        entries.map(([k, x]) => inner + JSON.stringify(k) + ":" + write(x, depth + 1)).join(",\n") +
+        entries.map(([k, x]) => inner + JSON.stringify(k) + ": " + write(x, depth + 1)).join(
+          ",\n",
+        ) +
         "\n" + pad.repeat(depth) + "}";
     }
     return JSON.stringify(v);
@@ -154,9 +156,13 @@ export function jsonResponse(
   return new Response(body, { status, headers: { ...API_HEADERS, ...extra } });
 }
 
-/** `{"detail": message}` with the API's standard headers. */
-export function errorResponse(status: number, detail: string): Response {
-  return jsonResponse(status, renderJson({ detail }));
+/**
+ * `{"detail": message}` with the API's standard headers, indented when the
+ * negotiated `Accept` asked for it (DRF renders errors like any response).
+ */
+export function errorResponse(status: number, detail: string, indent?: number): Response {
+  const body = renderJson({ detail });
+  return jsonResponse(status, indent ? indentJson(body, indent) : body);
 }
 
 /** DRF's 404 body. */
@@ -164,9 +170,9 @@ export function notFound(): Response {
   return errorResponse(404, "Not found.");
 }
 
-/** DRF's 405 body: the method name as the client sent it. */
-export function methodNotAllowed(method: string): Response {
-  return errorResponse(405, `Method "${method}" not allowed.`);
+/** DRF's 405 body: the method name as Django sees it (upper-cased). */
+export function methodNotAllowed(method: string, indent?: number): Response {
+  return errorResponse(405, `Method "${method.toUpperCase()}" not allowed.`, indent);
 }
 
 /** Body of DRF's `SimpleMetadata` for a read-only view (OPTIONS). */

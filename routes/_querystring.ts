@@ -23,7 +23,7 @@ function unquotePlus(s: string): string {
       for (const b of new TextEncoder().encode(s[i])) bytes.push(b);
     }
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(new Uint8Array(bytes));
+  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(new Uint8Array(bytes));
 }
 
 /**
@@ -84,10 +84,30 @@ export function urlencode(pairs: QueryPairs): string {
   return parts.join("&");
 }
 
+/** Python's `int()` white space: ASCII `\t\n\v\f\r` and space, plus the non-ASCII `str.isspace()` set. */
+const PY_SPACE =
+  "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PY_INT = new RegExp(
+  `^${PY_SPACE}*([+-]?)(\\p{Nd}+(?:_\\p{Nd}+)*)${PY_SPACE}*$`,
+  "u",
+);
+
+/** Value of a Unicode decimal digit (`\p{Nd}` comes in contiguous runs 0-9). */
+function digitValue(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  if (cp <= 0x39) return cp - 0x30;
+  let start = cp;
+  while (/\p{Nd}/u.test(String.fromCodePoint(start - 1))) start--;
+  return (cp - start) % 10;
+}
+
 /**
- * Python `int(s)` for the strings a query parameter can hold: surrounding
- * white space, a sign, leading zeros and `_` between digits are accepted.
- * Returns undefined where Python would raise `ValueError`.
+ * Python `int(s)` for the strings a query parameter or a path segment can
+ * hold: surrounding white space, a sign, leading zeros, `_` between digits
+ * and any Unicode decimal digits (`int("٢")` is 2) are accepted. Returns
+ * undefined where Python would raise `ValueError`, and ±Infinity for an
+ * integer beyond JavaScript's safe range (still an integer to Python: a page
+ * size of 10**20 is clamped, a page number of 10**20 is past the end).
  *
  * @example
  * ```ts
@@ -96,9 +116,11 @@ export function urlencode(pairs: QueryPairs): string {
  * ```
  */
 export function pythonInt(s: string): number | undefined {
-  const m = /^\s*([+-]?)([0-9]+(?:_[0-9]+)*)\s*$/.exec(s);
+  const m = PY_INT.exec(s);
   if (!m) return undefined;
-  const n = Number(m[2].replaceAll("_", ""));
-  if (!Number.isSafeInteger(n)) return undefined;
-  return m[1] === "-" ? -n : n;
+  let digits = "";
+  for (const ch of m[2]) if (ch !== "_") digits += String(digitValue(ch));
+  const n = Number(digits);
+  const abs = Number.isSafeInteger(n) ? n : Infinity;
+  return m[1] === "-" ? -abs : abs;
 }

@@ -36,8 +36,11 @@ import { openApiDocument } from "./openapi.ts";
 /** The API's URL prefix. */
 export const API_PREFIX = "/api/v1/";
 
-/** What a resource handler produces for GET: the body, or an early response. */
-type Body = { body: string } | { response: Response };
+/** What a resource handler produces for GET: the body, or an error for `{"detail"}`. */
+type Body = { body: string } | { status: number; detail: string };
+
+const NOT_FOUND: Body = { status: 404, detail: "Not found." };
+const INVALID_PAGE: Body = { status: 404, detail: "Invalid page." };
 
 interface Resource {
   path: string;
@@ -72,7 +75,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
       get: () => ({ body: ctx.data.agencies() }),
     },
     {
-      path: "/api/v1/agencies/for_vacancies/:id/",
+      path: "/api/v1/agencies/for_vacancies/:id([^/.]+)/",
       optionsName: "Agency Instance",
       get: (_req, _q, m) => detail(ctx, "agency", m),
     },
@@ -82,7 +85,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
       get: (req, q) => list(ctx, "vacancy", req, q),
     },
     {
-      path: "/api/v1/vacancies/:id/",
+      path: "/api/v1/vacancies/:id([^/.]+)/",
       optionsName: "Vacancy Instance",
       get: (_req, _q, m) => detail(ctx, "vacancy", m),
     },
@@ -92,7 +95,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
       get: (req, q) => list(ctx, "competition", req, q),
     },
     {
-      path: "/api/v1/competitions/:id/",
+      path: "/api/v1/competitions/:id([^/.]+)/",
       optionsName: "Competition Instance",
       get: (_req, _q, m) => detail(ctx, "competition", m),
     },
@@ -127,7 +130,10 @@ function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternRe
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
   if (!neg.ok) return neg.response;
-  if (req.method === "OPTIONS") {
+  // Django upper-cases the method; DRF indents every response after negotiation.
+  const method = req.method.toUpperCase();
+  const indent = (json: string) => neg.indent ? indentJson(json, neg.indent) : json;
+  if (method === "OPTIONS") {
     const extra: Record<string, string> = {};
     if (req.headers.has("access-control-request-method")) {
       extra["access-control-allow-methods"] = "GET, HEAD, OPTIONS";
@@ -135,19 +141,19 @@ function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternRe
       if (asked) extra["access-control-allow-headers"] = asked;
       extra["access-control-max-age"] = "86400";
     }
-    return jsonResponse(200, optionsBody(res.optionsName), extra);
+    return jsonResponse(200, indent(optionsBody(res.optionsName)), extra);
   }
-  if (req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed(req.method);
+  if (method !== "GET" && method !== "HEAD") return methodNotAllowed(method, neg.indent);
 
   const v = validators(ctx.data, [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0]);
   const early = conditional(req.headers, v);
   if (early) return early;
 
   const out = res.get(req, q, match);
-  if ("response" in out) return out.response;
-  const body = neg.indent ? indentJson(out.body, neg.indent) : out.body;
+  if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
+  const body = indent(out.body);
   const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
-  if (req.method === "HEAD") {
+  if (method === "HEAD") {
     const length = new TextEncoder().encode(body).byteLength;
     return new Response(null, {
       status: 200,
@@ -158,10 +164,18 @@ function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternRe
 }
 
 function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
-  const raw = m.pathname.groups.id ?? "";
-  if (!/^\d{1,15}$/.test(raw)) return { response: notFound() };
-  const doc = ctx.data.get(collection, Number(raw));
-  return doc === null ? { response: notFound() } : { body: doc };
+  // DRF looks the id up with Python's int() of the decoded path segment: " 1", "+1", "1_0" and
+  // "١" find record 1 or 10; anything int() refuses is a 404, as is a number beyond any id.
+  let raw: string;
+  try {
+    raw = decodeURIComponent(m.pathname.groups.id ?? "");
+  } catch {
+    return NOT_FOUND;
+  }
+  const id = pythonInt(raw);
+  if (id === undefined || !Number.isSafeInteger(id)) return NOT_FOUND;
+  const doc = ctx.data.get(collection, id);
+  return doc === null ? NOT_FOUND : { body: doc };
 }
 
 function list(ctx: ApiContext, collection: ListCollection, req: Request, q: QueryPairs): Body {
@@ -169,7 +183,7 @@ function list(ctx: ApiContext, collection: ListCollection, req: Request, q: Quer
     q,
     collection === "vacancy" ? vacancyFilterSchema : competitionFilterSchema,
   );
-  if (!filters.ok) return { response: errorResponse(400, filters.detail) };
+  if (!filters.ok) return { status: 400, detail: filters.detail };
   const pageSize = pageSizeOf(q);
   const rawPage = q.get("page")?.at(-1);
   const query = {
@@ -188,11 +202,12 @@ function list(ctx: ApiContext, collection: ListCollection, req: Request, q: Quer
   else if (rawPage === "last") page = "last";
   else {
     const n = pythonInt(rawPage);
-    if (n === undefined || n < 1) return { response: errorResponse(404, "Invalid page.") };
+    // An integer beyond the safe range is past any last page.
+    if (n === undefined || n < 1 || !Number.isSafeInteger(n)) return INVALID_PAGE;
     page = n;
   }
   const result = ctx.data.list(collection, { ...query, page, pageSize });
-  if (result === null) return { response: errorResponse(404, "Invalid page.") };
+  if (result === null) return INVALID_PAGE;
   const numPages = Math.max(1, Math.ceil(result.count / pageSize));
   const here = new URL(req.url);
   const self = baseUrl(req, ctx) + here.pathname;
