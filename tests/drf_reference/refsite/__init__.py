@@ -1,0 +1,1 @@
+"""DRF reference implementation of the recruitment API (test fixture)."""
