@@ -35,7 +35,13 @@ import type {
   OperationHandler,
 } from "../soap/operation.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
-import { asClientFault, findLayer, findMap, mapStateFrom } from "./_query_map_state.ts";
+import {
+  asClientFault,
+  findLayer,
+  findMap,
+  isLayerVisible,
+  mapStateFrom,
+} from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
 import { TILE_OPERATIONS } from "./_draw_tiles.ts";
 import { graphicsFromSoap, intList, layerOverrides } from "./_draw_request.ts";
@@ -281,11 +287,9 @@ const getLegendInfo2: OperationHandler = async (req, ctx) => {
   });
   const ids = intList(req.LayerIDs);
   // Without explicit ids the legend shows what the described map draws: visible layers in scale range.
-  const shown = ids.length ? ids : state.layers.filter((ls) =>
-    ls.visible && (!state.display ||
-      ((ls.layer.minScale <= 0 || state.display.scale <= ls.layer.minScale) &&
-        (ls.layer.maxScale <= 0 || state.display.scale >= ls.layer.maxScale)))
-  ).map((ls) => ls.layer.id);
+  const shown = ids.length
+    ? ids
+    : state.layers.filter((ls) => isLayerVisible(state, ls)).map((ls) => ls.layer.id);
   return { Result: await legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType) };
 };
 
