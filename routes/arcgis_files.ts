@@ -25,7 +25,10 @@ export interface ArcgisFilesContext {
   maps: MapServer;
   /** The map server's output directory (images returned by URL). */
   outputDir: string;
-  /** Cache-Control max-age of tiles in seconds (default 3600). */
+  /**
+   * Cache-Control max-age of tiles in seconds (default 300: tiles show live competitions,
+   * and the strong ETag makes revalidation after that a cheap 304).
+   */
   tileMaxAge?: number;
 }
 
@@ -80,7 +83,7 @@ function tileIndex(part: string, prefix: "L" | "R" | "C"): number | null {
  */
 export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
   const opts = { ignoreCase: true };
-  const maxAge = ctx.tileMaxAge ?? 3600;
+  const maxAge = ctx.tileMaxAge ?? 300;
 
   async function serveTile(
     req: Request,
