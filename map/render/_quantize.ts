@@ -50,6 +50,15 @@ function toPalette(colours: number[]): Uint8Array {
   return palette;
 }
 
+const SIZE = 1 << 18;
+let scratchArrays: { count: Uint32Array; sums: Float64Array } | null = null;
+
+/** The isolate's histogram arrays (all zero between calls). */
+function scratch(): { count: Uint32Array; sums: Float64Array } {
+  scratchArrays ??= { count: new Uint32Array(SIZE), sums: new Float64Array(SIZE * 4) };
+  return scratchArrays;
+}
+
 /** Histogram key of a pixel: 5 bits each of R, G, B and 3 of alpha. */
 function key(v: number): number {
   const r = v & 0xff, g = (v >>> 8) & 0xff, b = (v >>> 16) & 0xff, a = v >>> 24;
@@ -69,7 +78,20 @@ function medianCut(
   sums: Float64Array,
   bins: number[],
 ): { means: number[][]; boxes: Box[] } {
-  const mean = (k: number, ch: number) => sums[k * 4 + ch] / count[k];
+  // Bin means computed once: the sorts below compare them many times.
+  const means = new Map<number, Float32Array>();
+  for (const k of bins) {
+    means.set(
+      k,
+      Float32Array.of(
+        sums[k * 4] / count[k],
+        sums[k * 4 + 1] / count[k],
+        sums[k * 4 + 2] / count[k],
+        sums[k * 4 + 3] / count[k],
+      ),
+    );
+  }
+  const mean = (k: number, ch: number) => means.get(k)![ch];
   const boxOf = (b: number[]): Box => {
     let w = 0;
     const lo = [255, 255, 255, 255], hi = [0, 0, 0, 0];
@@ -108,12 +130,12 @@ function medianCut(
     }
     boxes.splice(pick, 1, boxOf(sorted.slice(0, cut)), boxOf(sorted.slice(cut)));
   }
-  const means = boxes.map((bx) => {
+  const palette = boxes.map((bx) => {
     const s = [0, 0, 0, 0];
     for (const k of bx.bins) for (let ch = 0; ch < 4; ch++) s[ch] += sums[k * 4 + ch];
     return s.map((v) => Math.round(v / bx.weight));
   });
-  return { means, boxes };
+  return { means: palette, boxes };
 }
 
 /**
@@ -128,22 +150,52 @@ export function quantize(rgba: Uint8Array, pixelCount: number): Quantized {
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, pixelCount);
   const e = exact(px, pixelCount);
   if (e) return e;
-  const SIZE = 1 << 18;
-  const count = new Uint32Array(SIZE);
-  const sums = new Float64Array(SIZE * 4);
+  // Histogram arrays are reused between calls (zeroed bin by bin below): allocating
+  // 9 MB per image cost more than filling it. Runs of one colour (most of a map)
+  // are added once.
+  const { count, sums } = scratch();
+  let run = 0, last = -1;
+  const flush = () => {
+    if (run === 0) return;
+    const k = key(last);
+    count[k] += run;
+    const o = k * 4;
+    sums[o] += (last & 0xff) * run;
+    sums[o + 1] += ((last >>> 8) & 0xff) * run;
+    sums[o + 2] += ((last >>> 16) & 0xff) * run;
+    sums[o + 3] += (last >>> 24) * run;
+  };
   for (let i = 0; i < pixelCount; i++) {
     let v = px[i];
     if (v >>> 24 === 0) v = 0;
-    const k = key(v);
-    count[k]++;
-    const o = k * 4;
-    sums[o] += v & 0xff;
-    sums[o + 1] += (v >>> 8) & 0xff;
-    sums[o + 2] += (v >>> 16) & 0xff;
-    sums[o + 3] += v >>> 24;
+    if (v === last) {
+      run++;
+      continue;
+    }
+    flush();
+    last = v;
+    run = 1;
   }
+  flush();
   const bins: number[] = [];
   for (let k = 0; k < SIZE; k++) if (count[k]) bins.push(k);
+  try {
+    return fromHistogram(px, pixelCount, count, sums, bins);
+  } finally {
+    for (const k of bins) {
+      count[k] = 0;
+      sums.fill(0, k * 4, k * 4 + 4);
+    }
+  }
+}
+
+function fromHistogram(
+  px: Uint32Array,
+  pixelCount: number,
+  count: Uint32Array,
+  sums: Float64Array,
+  bins: number[],
+): Quantized {
   const { means } = medianCut(count, sums, bins);
   // Map every occupied bin to its nearest palette colour (not just its box) for accuracy.
   const binIndex = new Uint8Array(SIZE);
@@ -160,9 +212,14 @@ export function quantize(rgba: Uint8Array, pixelCount: number): Quantized {
     binIndex[k] = best;
   }
   const indices = new Uint8Array(pixelCount);
+  let lastPx = -1, lastIdx = 0;
   for (let i = 0; i < pixelCount; i++) {
     const v = px[i];
-    indices[i] = binIndex[key(v >>> 24 === 0 ? 0 : v)];
+    if (v !== lastPx) {
+      lastPx = v;
+      lastIdx = binIndex[key(v >>> 24 === 0 ? 0 : v)];
+    }
+    indices[i] = lastIdx;
   }
   const palette = new Uint8Array(means.length * 4);
   means.forEach((m, i) => palette.set(m, i * 4));
