@@ -45,7 +45,8 @@ const INVALID_PAGE: Body = { status: 404, detail: "Invalid page." };
 interface Resource {
   path: string;
   optionsName: string;
-  get(req: Request, q: QueryPairs, match: URLPatternResult): Body;
+  /** `url` is the request's URL with the path Django would route (percent-decoded, re-escaped). */
+  get(req: Request, q: QueryPairs, match: URLPatternResult, url: URL): Body;
 }
 
 /**
@@ -82,7 +83,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     {
       path: "/api/v1/vacancies/",
       optionsName: "Vacancy List",
-      get: (req, q) => list(ctx, "vacancy", req, q),
+      get: (req, q, _m, url) => list(ctx, "vacancy", req, q, url),
     },
     {
       path: "/api/v1/vacancies/:id([^/.]+)/",
@@ -92,7 +93,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     {
       path: "/api/v1/competitions/",
       optionsName: "Competition List",
-      get: (req, q) => list(ctx, "competition", req, q),
+      get: (req, q, _m, url) => list(ctx, "competition", req, q, url),
     },
     {
       path: "/api/v1/competitions/:id([^/.]+)/",
@@ -109,7 +110,15 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   routes.push({
     pattern: new URLPattern({ pathname: "/api/*" }),
     handler: (req) => {
-      const url = new URL(req.url);
+      // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
+      // and builds links and redirects from it re-escaped.
+      const url = canonicalUrl(new URL(req.url));
+      if (url.pathname !== new URL(req.url).pathname) {
+        for (const res of resources) {
+          const m = new URLPattern({ pathname: res.path }).exec(url);
+          if (m) return serve(ctx, res, req, m, url);
+        }
+      }
       if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url))) {
         return new Response(null, {
           status: 301,
@@ -125,8 +134,26 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   return routes;
 }
 
-function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternResult): Response {
-  const url = new URL(req.url);
+/** The URL with its path percent-decoded (as UTF-8) and re-escaped; unchanged if undecodable. */
+function canonicalUrl(url: URL): URL {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    return url;
+  }
+  const out = new URL(url);
+  out.pathname = decoded;
+  return out;
+}
+
+function serve(
+  ctx: ApiContext,
+  res: Resource,
+  req: Request,
+  match: URLPatternResult,
+  url = new URL(req.url),
+): Response {
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
   if (!neg.ok) return neg.response;
@@ -149,7 +176,7 @@ function serve(ctx: ApiContext, res: Resource, req: Request, match: URLPatternRe
   const early = conditional(req.headers, v);
   if (early) return early;
 
-  const out = res.get(req, q, match);
+  const out = res.get(req, q, match, url);
   if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
   const body = indent(out.body);
   const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
@@ -178,7 +205,13 @@ function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPa
   return doc === null ? NOT_FOUND : { body: doc };
 }
 
-function list(ctx: ApiContext, collection: ListCollection, req: Request, q: QueryPairs): Body {
+function list(
+  ctx: ApiContext,
+  collection: ListCollection,
+  req: Request,
+  q: QueryPairs,
+  url: URL,
+): Body {
   const filters = filtersOf(
     q,
     collection === "vacancy" ? vacancyFilterSchema : competitionFilterSchema,
@@ -209,8 +242,7 @@ function list(ctx: ApiContext, collection: ListCollection, req: Request, q: Quer
   const result = ctx.data.list(collection, { ...query, page, pageSize });
   if (result === null) return INVALID_PAGE;
   const numPages = Math.max(1, Math.ceil(result.count / pageSize));
-  const here = new URL(req.url);
-  const self = baseUrl(req, ctx) + here.pathname;
+  const self = baseUrl(req, ctx) + url.pathname;
   const link = (n: number) => {
     const params = new Map(q);
     if (n === 1) params.delete("page");
