@@ -21,7 +21,7 @@ import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
-import { polygonAnchor } from "./_labels.ts";
+import { type Box, polygonAnchor } from "./_labels.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
 import type { RenderLayer } from "./types.ts";
 
@@ -32,6 +32,8 @@ export interface LabelCandidate {
   /** Baseline-left positions to try. */
   spots: [number, number][];
   width: number;
+  /** The labelled point symbol's box: no label may cover it. */
+  obstacle?: Box;
 }
 
 const parsedDefinitions = new WeakMap<
@@ -188,12 +190,15 @@ export function drawLayer(
     const width = painter.textWidth(font, text);
     const size = font.getSize();
     if (featXy.length >= 2) {
-      const r = symbol.type === "simple-marker" ? (symbol.size * painter.pxPerPt) / 2 + 1 : 2;
+      const radius = symbol.type === "simple-marker" ? (symbol.size * painter.pxPerPt) / 2 : 1;
+      // Clear of the symbol by the halo and a pixel, so a label never covers its own point.
+      const r = radius + (layer.labels.halo?.sizePt ?? 0) * painter.pxPerPt + 2;
       const [x, y] = featXy;
       labels.push({
         text,
         layer,
         width,
+        obstacle: { x0: x - radius, y0: y - radius, x1: x + radius, y1: y + radius },
         spots: [
           [x + r, y - r],
           [x + r, y + r + size * 0.8],

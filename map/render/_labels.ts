@@ -40,6 +40,15 @@ export class Collisions {
     return out;
   }
 
+  /** Marks `b` as taken (a point symbol labels must not cover), wherever it lies. */
+  block(b: Box): void {
+    for (const k of this.#keys(b)) {
+      const list = this.#cells.get(k);
+      if (list) list.push(b);
+      else this.#cells.set(k, [b]);
+    }
+  }
+
   /** Places `b` unless it leaves the image or overlaps a placed box; true when placed. */
   tryPlace(b: Box): boolean {
     if (b.x0 < 0 || b.y0 < 0 || b.x1 > this.#w || b.y1 > this.#h) return false;

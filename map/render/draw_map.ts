@@ -40,6 +40,8 @@ function placeLabels(
   display: MapDisplay,
 ) {
   const collisions = new Collisions(display.widthPx, display.heightPx);
+  // Labelled points are obstacles first, so no label hides another labelled point.
+  for (const l of labels) if (l.obstacle) collisions.block(l.obstacle);
   for (const l of labels) {
     const spec = l.layer.labels!;
     const font = painter.font(spec.sizePt);
