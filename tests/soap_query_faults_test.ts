@@ -215,6 +215,37 @@ Deno.test("query faults: where clauses, fields, layers, maps, filters, formats",
       await fault("QueryHyperlinks", `${MD.replace("Layers", "Elsewhere")}${DISPLAY}`),
       /Map "Elsewhere" does not exist/,
     );
+    // Oversized patterns are refused before any matching.
+    assert.match(
+      await fault("QueryFeatureData", countReq(`UPPER(NAME) LIKE '%${"A".repeat(40000)}%'`)),
+      /a LIKE pattern has 40002 characters; at most 2000/,
+    );
+    assert.match(
+      await fault(
+        "Find",
+        `${MD}${DISPLAY}<SearchString>${"a".repeat(50000)}</SearchString><Contains>true</Contains>`,
+      ),
+      /SearchString has 50000 characters/,
+    );
+    // Densifying into billions of vertices is refused, not attempted.
+    assert.match(
+      await fault(
+        "QueryFeatureData2",
+        `<MapName>Layers</MapName><LayerDescription><LayerID>1</LayerID><LayerResultOptions><GeometryResultOptions>` +
+          `<DensifyGeometries>true</DensifyGeometries><MaximumSegmentLength>1e-9</MaximumSegmentLength>` +
+          `</GeometryResultOptions></LayerResultOptions></LayerDescription><QueryFilter><WhereClause/></QueryFilter>`,
+      ),
+      /MaximumSegmentLength 1e-9 is too small/,
+    );
+    // A point beyond the int range of pixels.
+    assert.match(
+      await fault(
+        "FromMapPoints",
+        `${MD}${DISPLAY}<MapPoints xsi:type="e:MultipointN"><PointArray><Point xsi:type="e:PointN"><X>1e308</X>` +
+          `<Y>0</Y></Point></PointArray></MapPoints>`,
+      ),
+      /too far outside the image/,
+    );
     // MapArea problems.
     assert.match(
       await fault(

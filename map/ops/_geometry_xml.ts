@@ -28,6 +28,9 @@ export interface DecodedGeometry {
 /** Segments a circular arc or Bézier curve is split into when read. */
 const CURVE_STEPS = 32;
 
+/** Most control points of a Bézier segment. */
+const MAX_BEZIER_POINTS = 16;
+
 function isObject(v: unknown): v is SoapObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -167,6 +170,12 @@ function pathPoints(path: unknown, what: string): Position[] {
         break;
       case "BezierCurve": {
         const control = pointArray(seg.ControlPointArray, `${where}/ControlPointArray`);
+        // De Casteljau is quadratic in the degree; real curves are cubic.
+        if (control.length > MAX_BEZIER_POINTS) {
+          throw fault(
+            `${where}: a BezierCurve may have at most ${MAX_BEZIER_POINTS} control points.`,
+          );
+        }
         out.push(...bezierPoints(control.length >= 2 ? control : [from, to]));
         break;
       }

@@ -99,6 +99,32 @@ Deno.test("geometryFromSoap faults on binary forms, missing type, bad numbers an
   );
 });
 
+Deno.test("geometryFromSoap reads cubic Bézier segments and refuses absurd degrees", () => {
+  const bezier = (n: number) => ({
+    $type: "PolylineN",
+    PathArray: [{
+      $type: "Path",
+      SegmentArray: [{
+        $type: "BezierCurve",
+        FromPoint: pt(0, 0),
+        ToPoint: pt(3, 0),
+        Degree: n - 1,
+        ControlPointArray: Array.from(
+          { length: n },
+          (_, i) => pt(i, i === 0 || i === n - 1 ? 0 : 3),
+        ),
+      }],
+    }],
+  });
+  const g = geometryFromSoap(bezier(4)).geometry;
+  assert.equal(g.type, "Polyline");
+  if (g.type !== "Polyline") return;
+  const mid = g.paths[0][16];
+  // Cubic (0,0),(1,3),(2,3),(3,0) at t = 1/2: (1.5, 2.25).
+  assert.ok(Math.abs(mid[0] - 1.5) < 1e-12 && Math.abs(mid[1] - 2.25) < 1e-12, String(mid));
+  assertClientFault(() => geometryFromSoap(bezier(5000)), /at most 16 control points/);
+});
+
 Deno.test("wkidOfSpatialReference prefers WKID, then LatestWKID, then known WKT", () => {
   assert.equal(wkidOfSpatialReference({ WKID: 102100, LatestWKID: 3857 }), 102100);
   assert.equal(wkidOfSpatialReference({ LatestWKID: 3857 }), 3857);

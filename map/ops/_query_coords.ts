@@ -95,9 +95,19 @@ export const fromMapPoints: OperationHandler = (req, ctx) => {
   if (g.type !== "Multipoint" && g.type !== "Point") {
     throw new SoapFault("Client", "MapPoints must be a MultipointN.");
   }
-  const screen = points.map((p) => toScreen(state.display!, p));
+  const screen = points.map((p, i) => {
+    const px = toScreen(state.display!, p).map(Math.round);
+    // Pixels travel as xs:int.
+    if (!px.every((v) => Number.isFinite(v) && Math.abs(v) <= 2147483647)) {
+      throw new SoapFault(
+        "Client",
+        `MapPoints point ${i} lies too far outside the image to be expressed in pixels.`,
+      );
+    }
+    return px;
+  });
   return {
-    ScreenXValues: screen.map((s) => Math.round(s[0])),
-    ScreenYValues: screen.map((s) => Math.round(s[1])),
+    ScreenXValues: screen.map((s) => s[0]),
+    ScreenYValues: screen.map((s) => s[1]),
   };
 };

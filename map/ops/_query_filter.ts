@@ -52,7 +52,9 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
   if (text === undefined || text === null) return undefined;
   if (typeof text !== "string") throw new SoapFault("Client", `${what} must be a string.`);
   try {
-    return parseWhere(text, whereFields(layer));
+    const tree = parseWhere(text, whereFields(layer));
+    if (tree) checkLikePatterns(tree, layer, what);
+    return tree;
   } catch (e) {
     if (e instanceof WhereClauseError) {
       throw new SoapFault(
@@ -62,6 +64,39 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
       );
     }
     throw e;
+  }
+}
+
+/** Longest LIKE pattern accepted (matching compiles patterns; huge ones only cost time). */
+export const MAX_LIKE_PATTERN = 2000;
+
+/** Refuses LIKE patterns longer than {@linkcode MAX_LIKE_PATTERN} anywhere in the tree. */
+function checkLikePatterns(node: WhereNode, layer: MapLayer, what: string): void {
+  switch (node.kind) {
+    case "and":
+    case "or":
+      checkLikePatterns(node.left, layer, what);
+      checkLikePatterns(node.right, layer, what);
+      return;
+    case "not":
+      checkLikePatterns(node.operand, layer, what);
+      return;
+    case "like": {
+      const p = node.pattern;
+      if (
+        p.kind === "literal" && typeof p.value === "string" && p.value.length > MAX_LIKE_PATTERN
+      ) {
+        throw new SoapFault(
+          "Client",
+          `Invalid ${what} for layer ${layer.id} (${layer.name}): a LIKE pattern has ` +
+            `${p.value.length} characters; at most ${MAX_LIKE_PATTERN} are allowed.`,
+          { LayerID: layer.id },
+        );
+      }
+      return;
+    }
+    default:
+      return;
   }
 }
 

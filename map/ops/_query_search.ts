@@ -29,7 +29,7 @@ import {
   toWkid,
 } from "./_query_map_state.ts";
 import { findColumn, formatValue, layerColumns, propertiesToSoap } from "./_query_records.ts";
-import { parseClause } from "./_query_filter.ts";
+import { MAX_LIKE_PATTERN, parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
 import { applyShapeOptions } from "./_query_shape_options.ts";
 
@@ -173,6 +173,12 @@ export const find: OperationHandler = (req, ctx) => {
   const text = typeof req.SearchString === "string" ? req.SearchString : "";
   if (text === "") {
     throw new SoapFault("Client", "SearchString is required; give the text to find.");
+  }
+  if (text.length > MAX_LIKE_PATTERN - 2) {
+    throw new SoapFault(
+      "Client",
+      `SearchString has ${text.length} characters; at most ${MAX_LIKE_PATTERN - 2} are allowed.`,
+    );
   }
   const contains = req.Contains === true;
   const names = (typeof req.SearchFields === "string" ? req.SearchFields : "")

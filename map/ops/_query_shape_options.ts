@@ -7,6 +7,7 @@
  * @module
  */
 import type { Geometry, Position } from "../types.ts";
+import { SoapFault } from "../soap/fault.ts";
 import type { SoapObject } from "./_geometry_xml.ts";
 
 /** What to do to returned shapes. */
@@ -80,8 +81,23 @@ function simplify(points: Position[], tol: number, minPoints: number): Position[
   return out.length >= minPoints ? out : points;
 }
 
+/** Most vertices densifying may produce for one part; more is a request error, not a job. */
+export const MAX_DENSIFIED_VERTICES = 100_000;
+
 function densify(points: Position[], maxLen: number): Position[] {
   if (points.length < 2) return points;
+  let total = points.length;
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1], points[i]];
+    total += Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / maxLen);
+    if (!(total <= MAX_DENSIFIED_VERTICES)) {
+      throw new SoapFault(
+        "Client",
+        `GeometryResultOptions/MaximumSegmentLength ${maxLen} is too small for these shapes: ` +
+          `a part would get more than ${MAX_DENSIFIED_VERTICES} vertices.`,
+      );
+    }
+  }
   const out: Position[] = [points[0]];
   for (let i = 1; i < points.length; i++) {
     const a = points[i - 1], b = points[i];
