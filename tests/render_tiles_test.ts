@@ -197,6 +197,17 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     assert.ok(cache.store.has(farTile.z, farTile.row, farTile.col), "far tiles kept");
     assert.equal(cache.sync(true), 0, "nothing more to do");
 
+    // A log pruned past what the store has seen cannot be trusted: everything goes.
+    await cache.tile(4, 12, 2);
+    db.exec("DELETE FROM change_log");
+    db.prepare(
+      "INSERT INTO change_log (seq, collection, record_id, lat, lon, changed_at) VALUES (100, 'competition', 1, 0, 0, 'now')",
+    ).run();
+    points.rev = 3;
+    cache.sync(true);
+    assert.equal(cache.store.count(), 0, "pruned change log: full refresh");
+    await cache.tile(4, 12, 2);
+
     // A change in a layer without a change feed drops everything.
     (land as unknown as { revision: () => string }).revision = () => "2";
     cache.sync(true);

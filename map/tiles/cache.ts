@@ -156,6 +156,14 @@ export class TileCache {
   #applyChangeLog(layerIds: number[]): number {
     const db = this.opts.changeLog!.db;
     const since = Number(this.store.meta("x_change_seq") ?? "0");
+    const first = db.prepare("SELECT min(seq) AS s FROM change_log").get() as { s: number | null };
+    if (first.s !== null && Number(first.s) > since + 1) {
+      // Rows we never saw were pruned from the log: only a full refresh is safe.
+      const n = this.store.count();
+      this.store.clear();
+      this.store.setMeta({ x_change_seq: String(this.#maxSeq()) });
+      return n;
+    }
     const rows = db.prepare(
       "SELECT seq, lat, lon, old_lat, old_lon FROM change_log WHERE seq > ? AND collection = 'competition' ORDER BY seq",
     ).all(since) as {
