@@ -174,10 +174,11 @@ export class TileCache {
       old_lon: number | null;
     }[];
     const s = this.opts.scheme;
+    // Labels (up to 64 characters, about 0.6 em each) reach far beyond the marker.
     const reachPt = Math.max(
       0,
       ...this.opts.map.layers.filter((l) => layerIds.includes(l.id)).map((l) =>
-        rendererReachPt(l.renderer) + (l.labels ? 8 * l.labels.sizePt : 0)
+        rendererReachPt(l.renderer) + (l.labels ? 40 * l.labels.sizePt : 0)
       ),
     );
     // Marker reach (and label room) in pixels at the scheme's DPI, plus antialiasing slack.
