@@ -110,7 +110,9 @@ Deno.test("featureSetJson: Esri JSON with aliases, epoch dates and rings", () =>
 Deno.test("valueToSoap types values by field, formatValue writes display strings", () => {
   assert.deepEqual(valueToSoap(5, "Double"), { $xsd: "double", value: 5 });
   assert.deepEqual(valueToSoap("12", "Integer"), { $xsd: "int", value: 12 });
+  assert.deepEqual(valueToSoap(2 ** 40, "Integer"), { $xsd: "long", value: 2 ** 40 });
   assert.deepEqual(valueToSoap(3.9, "SmallInteger"), { $xsd: "short", value: 3 });
+  assert.deepEqual(valueToSoap(40000, "SmallInteger"), { $xsd: "int", value: 40000 });
   assert.deepEqual(valueToSoap(1.5, "Single"), { $xsd: "float", value: 1.5 });
   assert.deepEqual(valueToSoap("2024-02-29", "Date"), new Date(Date.UTC(2024, 1, 29)));
   assert.equal(valueToSoap(12, "String"), "12");

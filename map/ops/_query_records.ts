@@ -191,11 +191,20 @@ export function valueToSoap(v: AttributeValue, type: FieldType): unknown {
     case "OID":
     case "Integer": {
       const n = toNumber(v);
-      return n === null ? null : { $xsd: "int", value: Math.trunc(n) };
+      if (n === null) return null;
+      const i = Math.trunc(n);
+      // 64-bit keys of some GeoPackages do not fit xs:int; anyType lets them travel as xs:long.
+      return { $xsd: Math.abs(i) <= 2147483647 ? "int" : "long", value: i };
     }
     case "SmallInteger": {
       const n = toNumber(v);
-      return n === null ? null : { $xsd: "short", value: Math.trunc(n) };
+      if (n === null) return null;
+      // SQLite does not enforce SMALLINT; a wider value is written with the smallest type that holds it.
+      const i = Math.trunc(n);
+      return {
+        $xsd: Math.abs(i) <= 32767 ? "short" : Math.abs(i) <= 2147483647 ? "int" : "long",
+        value: i,
+      };
     }
     case "Single":
     case "Double": {
@@ -231,7 +240,7 @@ export function recordSetToSoap(
   const records = features.map((feat) => ({
     Values: selection.columns.map((f) => {
       if (f.type === "Geometry") return feat.geometry ? geometryToSoap(feat.geometry) : null;
-      if (f.type === "OID") return { $xsd: "int", value: feat.id };
+      if (f.type === "OID") return valueToSoap(feat.id, "OID");
       return valueToSoap(feat.attributes[f.name] ?? null, f.type);
     }),
   }));
