@@ -32,6 +32,8 @@ import {
   ImportError,
   importFiles,
   openCatalog,
+  sync,
+  SyncError,
 } from "./data/mod.ts";
 
 /** Where the database lives unless `--db` says otherwise. */
@@ -289,6 +291,35 @@ async function importCommand(args: string[]): Promise<number> {
   }
 }
 
+async function syncCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { db: { type: "string", default: DEFAULT_DB } },
+  });
+  if (positionals.length !== 1) throw new UsageError("sync needs exactly one URL.");
+  const url = positionals[0];
+  if (!/^https?:\/\/[^\s/]+/.test(url)) {
+    throw new UsageError(`sync needs an http(s) URL, got "${url}".`);
+  }
+  mkdirSync(dirname(values.db), { recursive: true });
+  try {
+    const r = await sync(url, { target: values.db, progress: true });
+    const read = Object.entries(r.records as Record<string, number>).map(([c, n]) => `${n} ${c}`);
+    console.log(
+      `Synced ${read.join(", ")} from ${url} into ${values.db}: ${r.inserted} inserted, ` +
+        `${r.updated} updated, ${r.unchanged} unchanged (revision ${r.revision}).`,
+    );
+    return 0;
+  } catch (err) {
+    if (err instanceof SyncError || err instanceof ImportError) {
+      console.error(`Sync failed, nothing was written: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
 function collectionName(raw: string): CollectionName {
   const aliases: Record<string, CollectionName> = {
     agency: "agencies",
@@ -329,6 +360,8 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       case "import":
         return await importCommand(rest);
+      case "sync":
+        return await syncCommand(rest);
       case "help":
       case "--help":
         console.log(USAGE);

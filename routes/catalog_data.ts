@@ -32,7 +32,7 @@ export function catalogApiData(catalog: Catalog): ApiData {
       const q = toQuery(req);
       let page = req.page;
       if (page === "last") {
-        const { count } = catalog.list(name, { ...q, page: 1 });
+        const count = catalog.count(name, q);
         page = Math.max(1, Math.ceil(count / req.pageSize));
       }
       const { count, docs } = catalog.list(name, { ...q, page });

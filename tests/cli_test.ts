@@ -164,3 +164,45 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "cli: sync mirrors a running instance through its API",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const source = await startProcess(dir, ["--port", "0"]);
+      const mirrorDb = `${dir}/mirror.db`;
+      const r = await runToEnd(["sync", `${source.url}/`, "--db", mirrorDb]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Synced .* vacancies/);
+      const mirrorDir = `${dir}/m`;
+      await Deno.mkdir(mirrorDir);
+      await Deno.rename(mirrorDb, `${mirrorDir}/catalog.db`);
+      const mirror = await startProcess(mirrorDir, ["--port", "0"]);
+      for (
+        const path of [
+          "/api/v1/vacancies/?page=3",
+          "/api/v1/competitions/?page=2",
+          "/api/v1/agencies/for_vacancies/",
+        ]
+      ) {
+        const a = await fetchJson(source.url + path);
+        const b = await fetchJson(mirror.url + path);
+        const strip = (t: string, base: string) => t.replaceAll(base, "BASE");
+        assert.equal(strip(b.text, mirror.url), strip(a.text, source.url), path);
+      }
+      const bad = await runToEnd(["sync", "http://127.0.0.1:9/", "--db", `${dir}/none.db`]);
+      assert.equal(bad.code, 1);
+      assert.match(bad.stderr, /Sync failed/);
+      for (const p of [source, mirror]) {
+        p.child.kill("SIGTERM");
+        await p.child.status;
+        await p.child.stderr.cancel();
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
