@@ -110,6 +110,8 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   routes.push({
     pattern: new URLPattern({ pathname: "/api/*" }),
     handler: (req) => {
+      const refused = badHost(req);
+      if (refused) return refused;
       // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
       // and builds links and redirects from it re-escaped.
       const url = canonicalUrl(new URL(req.url));
@@ -134,6 +136,18 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   return routes;
 }
 
+/**
+ * Django answers 400 to a `Host` header that is not a host name or IP
+ * literal with an optional port (checked on every request, even with
+ * `ALLOWED_HOSTS = ["*"]`); the links we build from it would be broken.
+ */
+function badHost(req: Request): Response | undefined {
+  const host = req.headers.get("host");
+  if (host === null) return undefined;
+  if (/^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$/.test(host.toLowerCase())) return undefined;
+  return errorResponse(400, "Invalid Host header.");
+}
+
 /** The URL with its path percent-decoded (as UTF-8) and re-escaped; unchanged if undecodable. */
 function canonicalUrl(url: URL): URL {
   let decoded: string;
@@ -154,6 +168,8 @@ function serve(
   match: URLPatternResult,
   url = new URL(req.url),
 ): Response {
+  const refused = badHost(req);
+  if (refused) return refused;
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
   if (!neg.ok) return neg.response;
