@@ -14,12 +14,18 @@
  */
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { baseUrl, createApp } from "./routes/mod.ts";
 import { arcgisRoutes } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
-import { frameTiling } from "./map/tiles/mod.ts";
+import {
+  configureTiles,
+  frameTiling,
+  parseLevels,
+  progressPrinter,
+  seedTiles,
+} from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
 import { configureRendererForDocuments, setSharedRenderer } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
@@ -49,6 +55,8 @@ export interface StartOptions {
   mapsDir?: string;
   outputDir?: string;
   accessLog?: boolean;
+  /** MBTiles folder (default: `tiles/` beside the database, so each database has its own tiles). */
+  tilesDir?: string;
   /** Render workers (default: one per core, at most 4); 0 renders on the main thread. */
   renderWorkers?: number;
   /** Print nothing on start (tests). */
@@ -81,6 +89,12 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     await createDemoDatabase(opts.dbPath);
   }
   const catalog = openCatalog(opts.dbPath, { readonly: true });
+  // Tiles live beside the database they were drawn from; its change_log tells
+  // which ones an import made stale.
+  configureTiles({
+    dir: opts.tilesDir ?? join(dirname(opts.dbPath), "tiles"),
+    changeLogDb: catalog.db,
+  });
   const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
   // Drawing runs in a worker pool (each worker loads the same documents and
   // opens the database read-only) so the main thread only routes.
@@ -160,10 +174,12 @@ function accessLog(req: Request, res: Response, ms: number): void {
 }
 
 const USAGE = `Usage:
-  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy] [--access-log]
+  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
+                [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
-  main.ts demo [--db PATH] [--scale VACANCIES] [--force]`;
+  main.ts demo [--db PATH] [--scale VACANCIES] [--force]
+  main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]`;
 
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -178,6 +194,7 @@ async function serveCommand(args: string[]): Promise<void> {
       "access-log": { type: "boolean", default: false },
       "output-dir": { type: "string", default: "var/output" },
       "render-workers": { type: "string" },
+      "tiles-dir": { type: "string" },
     },
   });
   const portText = values.port ?? Deno.env.get("PORT") ?? "8000";
@@ -205,6 +222,7 @@ async function serveCommand(args: string[]): Promise<void> {
     trustProxy: values["trust-proxy"],
     accessLog: values["access-log"],
     outputDir: values["output-dir"],
+    tilesDir: values["tiles-dir"],
     renderWorkers: values["render-workers"] === undefined
       ? undefined
       : Number(values["render-workers"]),
@@ -320,6 +338,64 @@ async function syncCommand(args: string[]): Promise<number> {
   }
 }
 
+async function seedTilesCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      db: { type: "string", default: DEFAULT_DB },
+      maps: { type: "string" },
+      levels: { type: "string", default: "0-6" },
+      service: { type: "string" },
+      map: { type: "string" },
+      "tiles-dir": { type: "string" },
+    },
+  });
+  let levels: number[];
+  try {
+    levels = parseLevels(values.levels);
+  } catch (err) {
+    throw new UsageError(`--levels: ${(err as Error).message}`);
+  }
+  if (!existsSync(values.db)) {
+    throw new UsageError(`${values.db} does not exist; run the server or 'demo' first.`);
+  }
+  const catalog = openCatalog(values.db, { readonly: true });
+  configureTiles({
+    dir: values["tiles-dir"] ?? join(dirname(values.db), "tiles"),
+    changeLogDb: catalog.db,
+  });
+  const services = await loadServices({ mapsDir: values.maps, catalog, catalogPath: values.db });
+  const service = values.service === undefined
+    ? services[0]
+    : services.find((s) => s.name.toLowerCase() === values.service!.toLowerCase());
+  if (!service) {
+    catalog.close();
+    throw new UsageError(
+      `No service "${values.service}"; there are: ${services.map((s) => s.name).join(", ")}.`,
+    );
+  }
+  const pool = configureRendererForDocuments({ mapsDir: values.maps, catalogPath: values.db });
+  const t0 = performance.now();
+  try {
+    const p = await seedTiles({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const s = (performance.now() - t0) / 1000;
+    console.log(
+      `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${
+        s.toFixed(1)
+      } s.`,
+    );
+    return 0;
+  } catch (err) {
+    console.error(`Seeding failed: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    pool.close();
+    setSharedRenderer(null);
+    for (const s of services) s.close?.();
+    catalog.close();
+  }
+}
+
 function collectionName(raw: string): CollectionName {
   const aliases: Record<string, CollectionName> = {
     agency: "agencies",
@@ -362,6 +438,8 @@ export async function run(argv: string[]): Promise<number> {
         return await importCommand(rest);
       case "sync":
         return await syncCommand(rest);
+      case "seed-tiles":
+        return await seedTilesCommand(rest);
       case "help":
       case "--help":
         console.log(USAGE);

@@ -206,3 +206,42 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "cli: seed-tiles pre-renders levels into the MBTiles store the server reads",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const db = `${dir}/catalog.db`;
+      assert.equal((await runToEnd(["demo", "--db", db])).code, 0);
+      const r = await runToEnd(["seed-tiles", "--levels", "0-2", "--db", db]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /21 tiles of Recruitment \(21 rendered/);
+      const store = new DatabaseSync(`${dir}/tiles/Recruitment/WebMercator.mbtiles`, {
+        readOnly: true,
+      });
+      const n = (store.prepare("SELECT count(*) AS n FROM tiles").get() as { n: number }).n;
+      store.close();
+      assert.equal(n, 21);
+      const again = await runToEnd(["seed-tiles", "--levels", "0-2", "--db", db]);
+      assert.match(again.stdout, /\(0 rendered/);
+      const bad = await runToEnd(["seed-tiles", "--levels", "7-3", "--db", db]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--levels/);
+
+      const { child, url } = await startProcess(dir, ["--port", "0"]);
+      const tile = await fetch(`${url}/arcgis/rest/services/Recruitment/MapServer/tile/2/1/2`);
+      assert.equal(tile.status, 200);
+      assert.equal(tile.headers.get("content-type"), "image/png");
+      const bytes = new Uint8Array(await tile.arrayBuffer());
+      assert.deepEqual([...bytes.slice(1, 4)], [0x50, 0x4e, 0x47]);
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stderr.cancel();
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
