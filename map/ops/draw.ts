@@ -230,7 +230,8 @@ async function legendInfos(
 ): Promise<SoapObject[]> {
   const type = imageTypeFromSoap(imageType, "png32");
   const patch = patchFromSoap(patchValue, type.format);
-  const layers = layerIds.map((id) => findLayer(frame, id));
+  // Each layer once, whatever the request repeats.
+  const layers = [...new Set(layerIds)].map((id) => findLayer(frame, id));
   const classes = layers.map((l) => rendererClasses(rendererOf(l)));
   const symbols = layers.flatMap((l, i) =>
     classes[i].map((c) => ({ symbol: c.symbol, transparency: rendererOf(l).transparency }))
