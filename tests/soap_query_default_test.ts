@@ -172,6 +172,80 @@ Deno.test("default service: competitions and countries through every query opera
       expectedLinks.slice(0, 1000).map((r) => r.site_link),
     );
 
+    // *2 counts with a LayerDescription definition expression, on the Web Mercator map.
+    const firstAgency = published[0].agency_title.replaceAll("'", "''");
+    const sameAgency = published.filter((r) => r.agency_title === published[0].agency_title);
+    const c2 = await call(c, "QueryFeatureCount2", {
+      MapName: "WebMercator",
+      LayerDescription: {
+        LayerID: 0,
+        Visible: true,
+        DefinitionExpression: `agency = '${firstAgency}'`,
+      },
+      QueryFilter: { WhereClause: "" },
+    });
+    assert.equal(Number(c2.Result), sameAgency.length);
+    const ids2 = await call(c, "QueryFeatureIDs2", {
+      MapName: "WebMercator",
+      LayerDescription: {
+        LayerID: 0,
+        Visible: true,
+        DefinitionExpression: `agency = '${firstAgency}'`,
+      },
+      QueryFilter: { WhereClause: `id <> ${first.id}` },
+    });
+    assert.deepEqual(
+      items(ids2.Result.FIDArray?.Int).map(Number),
+      sameAgency.filter((r) => r.id !== first.id).map((r) => r.id),
+    );
+
+    // Scale and pixels of the Web Mercator map's initial extent on a 1024 x 512 image.
+    const mercMd = {
+      Name: "WebMercator",
+      MapArea: typed("MapExtent", {
+        Extent: envelopeArg(2115070.33, 4865942.28, 20037508.34, 14317392.23),
+      }),
+      Rotation: 0,
+    };
+    const scale = await call(c, "ComputeScale", {
+      MapDescription: mercMd,
+      MapImageDisplay: imageDisplay(1024, 512),
+    });
+    const res = Math.max((20037508.34 - 2115070.33) / 1024, (14317392.23 - 4865942.28) / 512);
+    near(Number(scale.Result), res * 96 * 39.37, 1e-6, "scale");
+    const [fx, fy] = [
+      6378137 * first.lon * Math.PI / 180,
+      6378137 * Math.log(Math.tan(Math.PI / 4 + first.lat * Math.PI / 360)),
+    ];
+    const px = await call(c, "FromMapPoints", {
+      MapDescription: mercMd,
+      MapImageDisplay: imageDisplay(1024, 512),
+      MapPoints: typed("MultipointN", {
+        HasID: false,
+        HasZ: false,
+        HasM: false,
+        PointArray: { Point: [pointArg(first.lon, first.lat, 4326)] },
+      }),
+    });
+    const cx = (2115070.33 + 20037508.34) / 2, cy = (4865942.28 + 14317392.23) / 2;
+    const sx = Math.round((fx - (cx - 512 * res)) / res),
+      sy = Math.round(((cy + 256 * res) - fy) / res);
+    assert.deepEqual([
+      Number(items(px.ScreenXValues.Int)[0]),
+      Number(items(px.ScreenYValues.Int)[0]),
+    ], [sx, sy]);
+    const back = await call(c, "ToMapPoints", {
+      MapDescription: mercMd,
+      MapImageDisplay: imageDisplay(1024, 512),
+      ScreenXValues: { Int: [sx] },
+      ScreenYValues: { Int: [sy] },
+    });
+    const bp = items(back.Result.PointArray.Point)[0];
+    assert.ok(
+      Math.abs(Number(bp.X) - fx) <= res && Math.abs(Number(bp.Y) - fy) <= res,
+      "within a pixel",
+    );
+
     // Distance Moscow -> Saint Petersburg on the geographic map (GeographicLib inverse: 634.6019457966 km).
     const d = await call(c, "ComputeDistance", {
       MapName: "Layers",

@@ -205,14 +205,16 @@ export function geometryFromSoap(value: unknown, what = "Geometry"): DecodedGeom
       const [x, y] = pointXY(value, what);
       return { geometry: { type: "Point", x, y }, wkid };
     }
-    case "MultipointN":
+    case "MultipointN": {
+      const items = list(value.PointArray);
+      // Some clients put the spatial reference on the member points instead of the multipoint.
+      const first = items[0];
+      const own = wkid ?? (isObject(first) ? wkidOfSpatialReference(first.SpatialReference) : null);
       return {
-        geometry: {
-          type: "Multipoint",
-          points: pointArray(value.PointArray, `${what}/PointArray`),
-        },
-        wkid,
+        geometry: { type: "Multipoint", points: pointArray(items, `${what}/PointArray`) },
+        wkid: own,
       };
+    }
     case "PolylineN":
     case "Path":
     case "Line":
