@@ -188,12 +188,13 @@ function serve(
   }
   if (method !== "GET" && method !== "HEAD") return methodNotAllowed(method, neg.indent);
 
+  // Validators are read before the data, so an import in between only makes the ETag stale.
   const v = validators(ctx.data, [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0]);
+  const out = res.get(req, q, match, url);
+  // Preconditions apply to a 200 only: `If-None-Match: *` on a missing record is still a 404.
+  if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
   const early = conditional(req.headers, v);
   if (early) return early;
-
-  const out = res.get(req, q, match, url);
-  if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
   const body = indent(out.body);
   const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
   if (method === "HEAD") {
