@@ -160,10 +160,14 @@ export function cases(hiddenVacancy: number): Case[] {
   }
   get(A, { method: "DELETE" });
   get("/api/v1/competitions/1/", { method: "PUT" });
-  get(V, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-  });
+  // 405 comes before any body parsing: a malformed body changes nothing.
+  get(V, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+  get(V, { method: "PUT", headers: { "content-type": "text/plain" }, body: "x".repeat(70000) });
+  get(`${V}?format=xml`, { method: "POST", body: "a=1" });
+  get(V, { method: "POST", headers: { accept: "application/xml" } });
+  get(V, { method: "OPTIONS", headers: { "content-type": "application/json" }, body: "{" });
+  get(`${V}?format=api`, { method: "OPTIONS" });
+  get(`${V}?page=abc`, { headers: { accept: "text/html" } });
   // Missing trailing slash: a relative 301 with the query kept, any method.
   get("/api/v1/vacancies");
   get("/api/v1/vacancies?page=2&b=%2F");
@@ -238,6 +242,13 @@ export function cases(hiddenVacancy: number): Case[] {
   get(`${V}?page=2;x=1`);
   get(`${V}?a=1;b=2&page=2`, { raw: true });
   get(`${V}?page=+2`);
+  get(`${V}?pa%67e=2`, { raw: true });
+  get(`${V}?PAGE=2`, { raw: true });
+  get(`${V}?page=0000000000000000000002`);
+  get(`${V}?page_size=5&page_size=`);
+  get(`${V}?page_size=%D9%A5&page=2`, { raw: true });
+  get("/api/v1/vacancies?format=xml");
+  get("/api/v1/vacancies/%D0%B0/");
   // Detail routes.
   get("/api/v1/vacancies/97/", { raw: true }); // U+2028 in its text
   get("/api/v1/vacancies/1/", { raw: true });

@@ -14,6 +14,8 @@ export interface Case {
   method?: string;
   /** Extra headers; `host` replaces the default `Host: 127.0.0.1:<port>`. */
   headers?: Record<string, string>;
+  /** Request body (sent with its Content-Length). */
+  body?: string;
   /** Also compare the body text byte for byte (after replacing the base URLs). */
   raw?: boolean;
 }
@@ -39,7 +41,10 @@ export async function send(port: number, c: Case): Promise<RawResponse> {
     for (const [k, v] of Object.entries(c.headers ?? {})) {
       if (k !== "host") lines.push(`${k}: ${v}`);
     }
+    const body = new TextEncoder().encode(c.body ?? "");
+    if (c.body !== undefined) lines.push(`Content-Length: ${body.byteLength}`);
     await conn.write(new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n"));
+    if (body.byteLength) await conn.write(body);
     const chunks: Uint8Array[] = [];
     const buf = new Uint8Array(65536);
     for (;;) {
