@@ -14,7 +14,8 @@
 import assert from "node:assert/strict";
 import { startTestServer } from "./_api_helpers.ts";
 import { type Case, type RawResponse, send } from "./drf_reference/_raw_http.ts";
-import { cases, hiddenId } from "./drf_reference/_cases.ts";
+import { cases, emptyCatalogCases, hiddenId } from "./drf_reference/_cases.ts";
+import { openCatalog } from "../data/mod.ts";
 
 const REF_DIR = new URL("./drf_reference/", import.meta.url).pathname;
 
@@ -197,76 +198,113 @@ function freePort(): number {
   return port;
 }
 
+/**
+ * Starts our server and the DRF app on the same database (the demo one, or
+ * `dbPath`), sends every case to both and returns the differences, plus the
+ * allowances that were needed.
+ */
+async function differences(
+  makeCases: (dbPath: string) => Case[],
+  dbPath?: string,
+): Promise<{ failures: string[]; seen: Set<Allowance>; count: number }> {
+  const server = await startTestServer(dbPath ? { dbPath } : {});
+  const refPort = freePort();
+  const django = new Deno.Command(PYTHON!, {
+    args: ["manage.py", "runserver", "--noreload", "--nothreading", `127.0.0.1:${refPort}`],
+    cwd: REF_DIR,
+    env: { REF_DB: server.dbPath, PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  // Drain Django's request log so the pipe never fills; keep the tail for errors.
+  let log = "";
+  const drained = (async () => {
+    for await (const chunk of django.stderr.pipeThrough(new TextDecoderStream())) {
+      log = (log + chunk).slice(-4000);
+    }
+  })();
+  try {
+    const ourPort = Number(new URL(server.url).port);
+    for (let i = 0;; i++) {
+      try {
+        await send(refPort, { target: "/api/v1/" });
+        break;
+      } catch {
+        if (i >= 300) throw new Error(`the DRF reference app did not start:\n${log}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const base = { ours: `http://127.0.0.1:${ourPort}`, ref: `http://127.0.0.1:${refPort}` };
+    const all = makeCases(server.dbPath);
+    const failures: string[] = [];
+    const seen = new Set<Allowance>();
+    for (const c of all) {
+      const [ours, ref] = [await send(ourPort, c), await send(refPort, c)];
+      if (c.method === "HEAD") {
+        ours.get = (await send(ourPort, { ...c, method: "GET" })).body;
+        ref.get = (await send(refPort, { ...c, method: "GET" })).body;
+      }
+      const a = allowance(c, ref);
+      if (a) seen.add(a);
+      const diffs = compare(c, ours, ref, base, seen);
+      if (diffs.length) {
+        const h = c.headers ? ` ${JSON.stringify(c.headers)}` : "";
+        failures.push(`${c.method ?? "GET"} ${c.target}${h}\n    ${diffs.join("\n    ")}`);
+      }
+    }
+    return { failures, seen, count: all.length };
+  } finally {
+    django.kill("SIGTERM");
+    await django.status;
+    await drained.catch(() => {});
+    await server.close();
+  }
+}
+
+const SKIP = "(IGNORED: python3 cannot import rest_framework; " +
+  "apt-get install python3-django python3-djangorestframework)";
+
 Deno.test({
-  name: PYTHON
-    ? "api matches the Django REST Framework reference app request by request"
-    : "api matches the DRF reference app (IGNORED: python3 cannot import rest_framework; " +
-      "apt-get install python3-django python3-djangorestframework)",
+  name: `api matches the Django REST Framework reference app request by request${
+    PYTHON ? "" : " " + SKIP
+  }`,
   ignore: PYTHON === undefined,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const server = await startTestServer();
-    const refPort = freePort();
-    const django = new Deno.Command(PYTHON!, {
-      args: ["manage.py", "runserver", "--noreload", "--nothreading", `127.0.0.1:${refPort}`],
-      cwd: REF_DIR,
-      env: { REF_DB: server.dbPath, PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" },
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    // Drain Django's request log so the pipe never fills; keep the tail for errors.
-    let log = "";
-    const drained = (async () => {
-      for await (const chunk of django.stderr.pipeThrough(new TextDecoderStream())) {
-        log = (log + chunk).slice(-4000);
-      }
-    })();
+    const { failures, seen, count } = await differences((db) => cases(hiddenId(db, "vacancy")));
+    assert.ok(count >= 60);
+    // Every allowance must still be needed: a stale entry would hide nothing but mislead.
+    for (const a of Object.keys(ALLOWED) as Allowance[]) {
+      if (!seen.has(a)) failures.push(`allow-list entry "${a}" matched no request`);
+    }
+    assert.equal(
+      failures.length,
+      0,
+      `${failures.length} of ${count} requests differ from DRF:\n${failures.join("\n")}`,
+    );
+  },
+});
+
+Deno.test({
+  name: `api matches the DRF reference app on an empty catalogue${PYTHON ? "" : " " + SKIP}`,
+  ignore: PYTHON === undefined,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "drf-empty-" });
     try {
-      const ourPort = Number(new URL(server.url).port);
-      for (let i = 0;; i++) {
-        try {
-          await send(refPort, { target: "/api/v1/" });
-          break;
-        } catch {
-          if (i >= 300) throw new Error(`the DRF reference app did not start:\n${log}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      }
-      const base = { ours: `http://127.0.0.1:${ourPort}`, ref: `http://127.0.0.1:${refPort}` };
-      const all = cases(hiddenId(server.dbPath, "vacancy"));
-      assert.ok(all.length >= 60);
-      const failures: string[] = [];
-      const seen = new Set<Allowance>();
-      for (const c of all) {
-        const [ours, ref] = [await send(ourPort, c), await send(refPort, c)];
-        if (c.method === "HEAD") {
-          ours.get = (await send(ourPort, { ...c, method: "GET" })).body;
-          ref.get = (await send(refPort, { ...c, method: "GET" })).body;
-        }
-        const a = allowance(c, ref);
-        if (a) seen.add(a);
-        const diffs = compare(c, ours, ref, base, seen);
-        if (diffs.length) {
-          const h = c.headers ? ` ${JSON.stringify(c.headers)}` : "";
-          failures.push(`${c.method ?? "GET"} ${c.target}${h}\n    ${diffs.join("\n    ")}`);
-        }
-      }
-      // Every allowance must still be needed: a stale entry would hide nothing but mislead.
-      for (const a of Object.keys(ALLOWED) as Allowance[]) {
-        if (!seen.has(a)) failures.push(`allow-list entry "${a}" matched no request`);
-      }
+      const dbPath = `${dir}/catalog.db`;
+      openCatalog(dbPath).close();
+      const { failures, count } = await differences(emptyCatalogCases, dbPath);
       assert.equal(
         failures.length,
         0,
-        `${failures.length} of ${all.length} requests differ from DRF:\n${failures.join("\n")}`,
+        `${failures.length} of ${count} requests differ from DRF:\n${failures.join("\n")}`,
       );
     } finally {
-      django.kill("SIGTERM");
-      await django.status;
-      await drained.catch(() => {});
-      await server.close();
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });

@@ -285,3 +285,19 @@ export function cases(hiddenVacancy: number): Case[] {
   get("/api/v1/vacancies/99999999999999999999/");
   return list;
 }
+
+/** Requests for an empty catalogue: page 1 exists (empty), nothing else does. */
+export function emptyCatalogCases(): Case[] {
+  const list: Case[] = [];
+  for (const path of ["/api/v1/vacancies/", "/api/v1/competitions/"]) {
+    for (const q of ["", "?page=1", "?page=last", "?page=2", "?page=0", "?page_size=5&x=1"]) {
+      list.push({ target: path + q, raw: true });
+    }
+    list.push({ target: path, method: "HEAD" });
+    list.push({ target: `${path}?format=api` });
+    list.push({ target: `${path}1/` });
+  }
+  list.push({ target: "/api/v1/agencies/for_vacancies/", raw: true });
+  list.push({ target: "/api/v1/agencies/for_vacancies/1/" });
+  return list;
+}
