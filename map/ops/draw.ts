@@ -15,6 +15,7 @@ import { esriSpatialReference } from "../geo/projection.ts";
 import {
   colorFromSoap,
   extensionOf,
+  groundScale,
   imageTypeFromSoap,
   type ImageTypeSpec,
   type OutputFormat,
@@ -188,7 +189,7 @@ const exportScaleBar: OperationHandler = async (req, ctx) => {
       kind: "scalebar",
       spec,
       opts: {
-        mapScale: state.display!.scale,
+        mapScale: groundScale(state.display!, state.wkid),
         widthPx: size.w,
         heightPx: size.h,
         dpi: size.dpi,

@@ -58,6 +58,7 @@ export {
 } from "./pool.ts";
 export {
   defaultScaleBar,
+  groundScale,
   renderScaleBar,
   type ScaleBarSpec,
   type ScaleBarStyle,

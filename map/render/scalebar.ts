@@ -4,14 +4,22 @@
  * divisions before zero, label position and frequency, unit-label
  * position, fonts and colours, on a transparent or given background.
  *
- * The ground length of the bar comes from the map's scale (ArcGIS
- * ComputeScale): one inch of the scale-bar image at its DPI is `scale`
- * inches on the ground.
+ * The ground length of the bar comes from the map's scale at its centre
+ * ({@link groundScale}): one inch of the scale-bar image at its DPI is
+ * `scale` inches on the ground.
  *
  * @module
  */
 import type { Rgba } from "../document/renderer.ts";
 import type { EsriUnits } from "../geo/units.ts";
+import type { MapDisplay } from "../geo/display.ts";
+import {
+  isGeographic,
+  normalizeWkid,
+  projectPoint,
+  WEB_MERCATOR,
+  WGS84,
+} from "../geo/projection.ts";
 import type { Kit } from "./_canvaskit.ts";
 import { Painter } from "./_painter.ts";
 import { encodeImage, type OutputFormat } from "./encode.ts";
@@ -127,6 +135,30 @@ export interface ScaleBarImage {
   bytes: Uint8Array;
   mime: string;
   layout: ScaleBarLayout;
+}
+
+/**
+ * The map's true scale at its centre, for a scale bar: ArcGIS's display
+ * scale of a geographic or Web Mercator map holds only at the equator
+ * (degrees count as 111,319.49 m; Mercator stretches by 1 / cos latitude),
+ * so a bar drawn from it would be 1.7 times too long at Moscow. Other
+ * projections are taken as true to scale.
+ *
+ * @example
+ * ```ts
+ * groundScale(display, 4326); // display.scale * cos(centre latitude)
+ * ```
+ */
+export function groundScale(display: MapDisplay, wkid: number): number {
+  const id = normalizeWkid(wkid);
+  const cx = (display.extent.xmin + display.extent.xmax) / 2;
+  const cy = (display.extent.ymin + display.extent.ymax) / 2;
+  let lat: number;
+  if (isGeographic(id)) lat = cy;
+  else if (id === WEB_MERCATOR) lat = projectPoint([cx, cy], id, WGS84)[1];
+  else return display.scale;
+  const f = Math.cos((Math.max(-89, Math.min(89, lat)) * Math.PI) / 180);
+  return display.scale * f;
 }
 
 /**

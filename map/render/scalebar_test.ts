@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadKit } from "./_canvaskit.ts";
-import { defaultScaleBar, renderScaleBar, unitName } from "./scalebar.ts";
+import { defaultScaleBar, groundScale, renderScaleBar, unitName } from "./scalebar.ts";
+import { createDisplay } from "../geo/display.ts";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 
@@ -66,4 +67,26 @@ Deno.test("every style draws", () => {
     for (let i = 3; i < png.data.length; i += 4) if (png.data[i] > 0) ink++;
     assert.ok(ink > 100, `${style}: ${ink}`);
   }
+});
+
+Deno.test("scale bars use the true scale at the map centre (geographic and Web Mercator)", () => {
+  const geo = createDisplay({ xmin: 20, ymin: 55, xmax: 40, ymax: 65 }, {
+    widthPx: 400,
+    heightPx: 200,
+    wkid: 4326,
+  });
+  assert.ok(Math.abs(groundScale(geo, 4326) / geo.scale - 0.5) < 1e-9, "cos 60° = 0.5");
+  const R = 6378137, y60 = R * Math.log(Math.tan(Math.PI / 4 + Math.PI / 6));
+  const merc = createDisplay({ xmin: 0, ymin: y60 - 1e5, xmax: 2e5, ymax: y60 + 1e5 }, {
+    widthPx: 400,
+    heightPx: 400,
+    wkid: 102100,
+  });
+  assert.ok(Math.abs(groundScale(merc, 102100) / merc.scale - 0.5) < 1e-9);
+  const utm = createDisplay({ xmin: 0, ymin: 0, xmax: 1000, ymax: 1000 }, {
+    widthPx: 100,
+    heightPx: 100,
+    wkid: 32637,
+  });
+  assert.equal(groundScale(utm, 32637), utm.scale);
 });
