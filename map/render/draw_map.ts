@@ -72,11 +72,9 @@ function drawGraphics(
   for (const gr of graphics) {
     if (gr.kind === "text") {
       const view = screenView(display, wkid, 0);
-      const xy: number[] = [];
       // Text anchors may sit anywhere; compute the screen point without the view test.
       const x = view.t.a * gr.x + view.t.b * gr.y + view.t.c;
       const y = view.t.d * gr.x + view.t.e * gr.y + view.t.f;
-      xy.push(x, y);
       const font = painter.font(gr.sizePt);
       const w = painter.textWidth(font, gr.text);
       painter.text(canvas, gr.text, x - w / 2, y + font.getSize() * 0.35, font, gr.color, gr.halo);
