@@ -1,7 +1,22 @@
 /**
  * The renderer: map images, legend swatches and scale bars drawn with
- * CanvasKit, encoded to PNG (8/24/32), JPEG, BMP or TIFF, run in a worker
- * pool or in process.
+ * CanvasKit (Skia in WebAssembly, the `bin/full` build for JPEG), encoded to
+ * PNG (8/24/32), JPEG, GIF, BMP or TIFF, run in a worker pool or in process.
+ *
+ * Pipeline of a map image (draw_map.ts):
+ * 1. the display (extent widened to the image, scale, rotation) from
+ *    map/geo/display.ts;
+ * 2. per layer, bottom-up: features of the view (point snapshots,
+ *    generalised-geometry cache, or the source with a bbox), reprojected,
+ *    unwrapped across the antimeridian, simplified to half a pixel and
+ *    clipped in screen space (_geometry.ts), batched per symbol;
+ * 3. fills and lines through Skia; markers as overlap-free path batches or
+ *    stamped from one sprite in JS (cost model in _painter.ts);
+ * 4. labels with collision avoidance, then custom graphics;
+ * 5. pixels read once and encoded (our PNG encoder over node:zlib).
+ *
+ * Jobs (jobs.ts) are plain data; a {@link RenderPool} of Deno workers opens
+ * the map documents itself, so geometry never crosses threads.
  *
  * @module
  */
