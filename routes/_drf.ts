@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { QueryPairs } from "./_querystring.ts";
+import { pythonInt, type QueryPairs } from "./_querystring.ts";
 
 /** Headers DRF puts on every API response. */
 export const API_HEADERS: Readonly<Record<string, string>> = {
@@ -100,10 +100,12 @@ export function negotiate(headers: Headers, query: QueryPairs): Negotiation {
 }
 
 function indentOf(t: MediaType): number | undefined {
+  // DRF: zero_as_none(max(min(int(indent), 8), 0)) with Python's int().
   const raw = t.params.get("indent");
-  if (raw === undefined || !/^\s*[+-]?\d+\s*$/.test(raw)) return undefined;
-  const n = Math.max(Math.min(Number(raw), 8), 0);
-  return n === 0 ? undefined : n;
+  const n = raw === undefined ? undefined : pythonInt(raw);
+  if (n === undefined) return undefined;
+  const clamped = Math.max(Math.min(n, 8), 0);
+  return clamped === 0 ? undefined : clamped;
 }
 
 /**
