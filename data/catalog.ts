@@ -19,11 +19,11 @@ export interface OpenOptions {
 }
 
 /** One page of a list: the total count and the page's serialized records. */
-export interface ListResult {
+export interface ListResult<T = string> {
   /** Number of records matching the filters (all pages). */
   count: number;
-  /** The page's records, each the exact JSON text of the API. */
-  docs: string[];
+  /** The page's records, each the exact JSON of the API (text, or UTF-8 bytes). */
+  docs: T[];
 }
 
 const COUNT_CACHE_MAX = 512;
@@ -93,6 +93,27 @@ export class Catalog {
    * @throws RangeError when `q.page` is not a positive integer.
    */
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
+    return this.#list(collection, q, "r.doc");
+  }
+
+  /**
+   * Like {@linkcode Catalog.list}, but each record is its UTF-8 JSON bytes,
+   * read without decoding so an HTTP body can be assembled from bytes.
+   *
+   * @example
+   * ```ts
+   * const { count, docs } = catalog.listBytes("vacancies", { page: 2 }); // docs: Uint8Array[]
+   * ```
+   */
+  listBytes(collection: ListCollection, q: ListQuery = {}): ListResult<Uint8Array> {
+    return this.#list(collection, q, "CAST(r.doc AS BLOB)");
+  }
+
+  #list<T extends string | Uint8Array>(
+    collection: ListCollection,
+    q: ListQuery,
+    docExpr: string,
+  ): ListResult<T> {
     const table = COLLECTIONS[collection].table;
     const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
     // One read transaction: count and page come from the same snapshot even
@@ -106,16 +127,16 @@ export class Catalog {
       if (sql.plain) {
         // Default order, no filter: the dense seq makes any page an index range.
         const rows = this.#stmt(
-          `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
+          `SELECT ${docExpr} AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
            WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
-        ).all(sql.offset, sql.offset + sql.limit) as { doc: string }[];
+        ).all(sql.offset, sql.offset + sql.limit) as { doc: T }[];
         return { count, docs: rows.map((r) => r.doc) };
       }
       const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
       const ids = this.#stmt(sql.ids).all(...params) as { id: number }[];
       // Docs are fetched by id after ordering, so sorting never drags them along.
-      const byId = this.#stmt(`SELECT doc FROM ${table} WHERE id = ?`);
-      return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: string }).doc) };
+      const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
+      return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: T }).doc) };
     } finally {
       this.db.exec("RELEASE catalog_list");
     }
@@ -163,19 +184,35 @@ export class Catalog {
    * ```
    */
   get(collection: CollectionName, id: number): string | null {
+    return this.#get<string>(collection, id, "doc");
+  }
+
+  /** Like {@linkcode Catalog.get}, as UTF-8 bytes (no decoding). */
+  getBytes(collection: CollectionName, id: number): Uint8Array | null {
+    return this.#get<Uint8Array>(collection, id, "CAST(doc AS BLOB)");
+  }
+
+  #get<T>(collection: CollectionName, id: number, docExpr: string): T | null {
     if (!Number.isSafeInteger(id)) return null;
     const table = COLLECTIONS[collection].table;
-    const row = this.#stmt(`SELECT doc FROM ${table} WHERE id = ? AND published = 1`).get(id) as
-      | { doc: string }
-      | undefined;
+    const row = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} WHERE id = ? AND published = 1`)
+      .get(id) as { doc: T } | undefined;
     return row?.doc ?? null;
   }
 
   /** Every agency's JSON text, by id (the bare list of `/agencies/for_vacancies/`). */
   agencies(): string[] {
-    const rows = this.#stmt("SELECT doc FROM agency WHERE published = 1 ORDER BY id").all() as {
-      doc: string;
-    }[];
+    return this.#agencies<string>("doc");
+  }
+
+  /** Like {@linkcode Catalog.agencies}, as UTF-8 bytes (no decoding). */
+  agenciesBytes(): Uint8Array[] {
+    return this.#agencies<Uint8Array>("CAST(doc AS BLOB)");
+  }
+
+  #agencies<T>(docExpr: string): T[] {
+    const rows = this.#stmt(`SELECT ${docExpr} AS doc FROM agency WHERE published = 1 ORDER BY id`)
+      .all() as { doc: T }[];
     return rows.map((r) => r.doc);
   }
 

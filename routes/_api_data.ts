@@ -21,19 +21,19 @@ export interface ListRequest {
   pageSize: number;
 }
 
-/** One page: total count, the resolved page number and the records' JSON texts. */
+/** One page: total count, the resolved page number and the records' JSON as UTF-8 bytes. */
 export interface ListPage {
   count: number;
   page: number;
-  docs: string[];
+  docs: Uint8Array[];
 }
 
 /** Read access the API needs. */
 export interface ApiData extends Revisioned {
-  /** The agencies list as a JSON array text. */
-  agencies(): string;
-  /** One published record's JSON text, or null. */
-  get(collection: "agency" | ListCollection, id: number): string | null;
+  /** The agencies list as the UTF-8 bytes of a JSON array. */
+  agencies(): Uint8Array;
+  /** One published record's JSON as UTF-8 bytes, or null. */
+  get(collection: "agency" | ListCollection, id: number): Uint8Array | null;
   /** One page, or null when the page number is past the last page. */
   list(collection: ListCollection, req: ListRequest): ListPage | null;
 }

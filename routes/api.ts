@@ -31,13 +31,14 @@ import {
   vacancyFilterSchema,
 } from "./_api_params.ts";
 import { conditional, validators } from "./_conditional.ts";
+import { joinBytes, utf8 } from "./_bytes.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /** The API's URL prefix. */
 export const API_PREFIX = "/api/v1/";
 
 /** What a resource handler produces for GET: the body, or an error for `{"detail"}`. */
-type Body = { body: string } | { status: number; detail: string };
+type Body = { body: Uint8Array } | { status: number; detail: string };
 
 const NOT_FOUND: Body = { status: 404, detail: "Not found." };
 const INVALID_PAGE: Body = { status: 404, detail: "Invalid page." };
@@ -63,12 +64,12 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     {
       path: "/api/v1/",
       optionsName: "Api Root",
-      get: (req) => ({ body: renderJson(apiRoot(baseUrl(req, ctx))) }),
+      get: (req) => ({ body: utf8(renderJson(apiRoot(baseUrl(req, ctx)))) }),
     },
     {
       path: "/api/v1/schema/",
       optionsName: "Schema",
-      get: (req) => ({ body: renderJson(openApiDocument(baseUrl(req, ctx))) }),
+      get: (req) => ({ body: utf8(renderJson(openApiDocument(baseUrl(req, ctx)))) }),
     },
     {
       path: "/api/v1/agencies/for_vacancies/",
@@ -195,16 +196,16 @@ function serve(
   if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
   const early = conditional(req.headers, v);
   if (early) return early;
-  const body = indent(out.body);
+  // Bodies stay UTF-8 bytes from SQLite to the socket; only pretty-printing decodes them.
+  const body = neg.indent ? utf8(indent(new TextDecoder().decode(out.body))) : out.body;
   const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
   if (method === "HEAD") {
-    const length = new TextEncoder().encode(body).byteLength;
     return new Response(null, {
       status: 200,
-      headers: { ...headers, "content-length": String(length) },
+      headers: { ...headers, "content-length": String(body.byteLength) },
     });
   }
-  return new Response(body, { status: 200, headers });
+  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
 }
 
 function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
@@ -270,9 +271,12 @@ function list(
   const next = result.page < numPages ? JSON.stringify(link(result.page + 1)) : "null";
   const previous = result.page > 1 ? JSON.stringify(link(result.page - 1)) : "null";
   return {
-    body: `{"count":${result.count},"next":${next},"previous":${previous},"results":[${
-      result.docs.join(",")
-    }]}`,
+    body: joinBytes(
+      `{"count":${result.count},"next":${next},"previous":${previous},"results":[`,
+      result.docs,
+      ",",
+      "]}",
+    ),
   };
 }
 

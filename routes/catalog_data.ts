@@ -6,6 +6,7 @@
  * @module
  */
 import type { Catalog, ListQuery } from "../data/mod.ts";
+import { joinBytes } from "./_bytes.ts";
 import type { ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 
 const COLLECTION = { vacancy: "vacancies", competition: "competitions" } as const;
@@ -23,9 +24,9 @@ const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000);
  */
 export function catalogApiData(catalog: Catalog): ApiData {
   return {
-    agencies: () => `[${catalog.agencies().join(",")}]`,
+    agencies: () => joinBytes("[", catalog.agenciesBytes(), ",", "]"),
     get(collection, id) {
-      return collection === "agency" ? catalog.agency(id) : catalog.get(COLLECTION[collection], id);
+      return catalog.getBytes(collection === "agency" ? "agencies" : COLLECTION[collection], id);
     },
     list(collection: ListCollection, req: ListRequest): ListPage | null {
       const name = COLLECTION[collection];
@@ -35,7 +36,7 @@ export function catalogApiData(catalog: Catalog): ApiData {
         const count = catalog.count(name, q);
         page = Math.max(1, Math.ceil(count / req.pageSize));
       }
-      const { count, docs } = catalog.list(name, { ...q, page });
+      const { count, docs } = catalog.listBytes(name, { ...q, page });
       const numPages = Math.max(1, Math.ceil(count / req.pageSize));
       if (page > numPages) return null;
       return { count, page, docs };
