@@ -230,6 +230,12 @@ export function cases(hiddenVacancy: number): Case[] {
   get("/api/v1/vacancies/?q=%D0%BF%D1%80%D0%B8%D0%BC%D0%B5%D1%80&page=2");
   get("/api/v1/vacancies?q=%D0%BF%D1%80%D0%B8%D0%BC%D0%B5%D1%80&b=%2F%20");
   get("/api//v1/vacancies/");
+  get("/api/v1/vacancies/../competitions/");
+  get("/api/v1/vacancies/./");
+  get("/api/v1/vacancies/%2E%2E/competitions/");
+  get("/api/v1/vacancies/?", { raw: true });
+  get("/api/v1/vacancies/?&", { raw: true });
+  get("/api/v1/vacancies/?page=2#frag");
   get("/api/v1/vacancies%2F?page=2");
   get("/api/v1/%76acancies?page=2");
   get("/api/v1/%76acancies/1/");
