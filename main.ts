@@ -55,6 +55,8 @@ export interface StartOptions {
   mapsDir?: string;
   outputDir?: string;
   accessLog?: boolean;
+  /** Rendered API bodies kept per data revision, in bytes (default 32 MiB; 0 = off). */
+  responseCacheBytes?: number;
   /** MBTiles folder (default: `tiles/` beside the database, so each database has its own tiles). */
   tilesDir?: string;
   /** Render workers (default: one per core, at most 4); 0 renders on the main thread. */
@@ -115,6 +117,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const handler = createApp({
     data: catalogApiData(catalog),
     ...urls,
+    responseCacheBytes: opts.responseCacheBytes,
     extraRoutes: [
       ...homeRoutes(services.map((s) => ({
         name: s.name,
@@ -176,6 +179,7 @@ function accessLog(req: Request, res: Response, ms: number): void {
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
+                [--response-cache-mb N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -195,8 +199,13 @@ async function serveCommand(args: string[]): Promise<void> {
       "output-dir": { type: "string", default: "var/output" },
       "render-workers": { type: "string" },
       "tiles-dir": { type: "string" },
+      "response-cache-mb": { type: "string", default: "32" },
     },
   });
+  const cacheMb = values["response-cache-mb"];
+  if (!/^\d+$/.test(cacheMb)) {
+    throw new UsageError(`--response-cache-mb must be a whole number, got "${cacheMb}".`);
+  }
   const portText = values.port ?? Deno.env.get("PORT") ?? "8000";
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
@@ -223,6 +232,7 @@ async function serveCommand(args: string[]): Promise<void> {
     accessLog: values["access-log"],
     outputDir: values["output-dir"],
     tilesDir: values["tiles-dir"],
+    responseCacheBytes: Number(cacheMb) * 2 ** 20,
     renderWorkers: values["render-workers"] === undefined
       ? undefined
       : Number(values["render-workers"]),

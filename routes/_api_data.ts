@@ -8,6 +8,7 @@
 import type { UrlOptions } from "./context.ts";
 import type { Filters, OrderTerm } from "./_api_params.ts";
 import type { Revisioned } from "./_conditional.ts";
+import type { ResponseCache } from "./_response_cache.ts";
 
 /** Collections served as paginated envelopes. */
 export type ListCollection = "vacancy" | "competition";
@@ -41,4 +42,6 @@ export interface ApiData extends Revisioned {
 /** What the API routes need. */
 export interface ApiContext extends UrlOptions {
   data: ApiData;
+  /** Rendered bodies by request variant, valid for one data revision (optional). */
+  responseCache?: ResponseCache;
 }

@@ -189,16 +189,26 @@ function serve(
   }
   if (method !== "GET" && method !== "HEAD") return methodNotAllowed(method, neg.indent);
 
-  // Validators are read before the data, so an import in between only makes the ETag stale.
-  const v = validators(ctx.data, [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0]);
-  const out = res.get(req, q, match, url);
-  // Preconditions apply to a 200 only: `If-None-Match: *` on a missing record is still a 404.
-  if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
-  const early = conditional(req.headers, v);
+  // The revision and validators are read before the data, so an import in
+  // between only makes the ETag (and the cache entry) stale, never wrong.
+  const variant = [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0];
+  const key = JSON.stringify(variant);
+  const revision = ctx.data.revision();
+  let hit = ctx.responseCache?.get(key, revision);
+  if (!hit) {
+    const v = validators(ctx.data, variant);
+    const out = res.get(req, q, match, url);
+    // Preconditions apply to a 200 only: `If-None-Match: *` on a missing record is still a 404.
+    if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
+    // Bodies stay UTF-8 bytes from SQLite to the socket; only pretty-printing decodes them.
+    const body = neg.indent ? utf8(indent(new TextDecoder().decode(out.body))) : out.body;
+    hit = { body, etag: v.etag, lastModified: v.lastModified };
+    ctx.responseCache?.set(key, revision, hit);
+  }
+  const early = conditional(req.headers, hit);
   if (early) return early;
-  // Bodies stay UTF-8 bytes from SQLite to the socket; only pretty-printing decodes them.
-  const body = neg.indent ? utf8(indent(new TextDecoder().decode(out.body))) : out.body;
-  const headers = { ...API_HEADERS, "etag": v.etag, "last-modified": v.lastModified };
+  const body = hit.body;
+  const headers = { ...API_HEADERS, "etag": hit.etag, "last-modified": hit.lastModified };
   if (method === "HEAD") {
     return new Response(null, {
       status: 200,

@@ -9,6 +9,7 @@ import { createRouter, type Route } from "./router.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiContext } from "./_api_data.ts";
 import { notFound } from "./_drf.ts";
+import { ResponseCache } from "./_response_cache.ts";
 
 export type { Route, RouteHandler } from "./router.ts";
 export { createRouter } from "./router.ts";
@@ -19,6 +20,8 @@ export { baseUrl, type UrlOptions } from "./context.ts";
 export interface AppOptions extends ApiContext {
   /** Further routes (the map server's), walked after the API's. */
   extraRoutes?: Route[];
+  /** Size of the rendered-body cache in bytes (default 32 MiB; 0 turns it off). */
+  responseCacheBytes?: number;
   /** Called with each finished request when access logging is on. */
   log?: (req: Request, res: Response, ms: number) => void;
 }
@@ -35,7 +38,9 @@ export interface AppOptions extends ApiContext {
 export function createApp(
   opts: AppOptions,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
-  const routes = [...apiRoutes(opts), ...(opts.extraRoutes ?? [])];
+  const cacheBytes = opts.responseCacheBytes ?? 32 * 2 ** 20;
+  const api = cacheBytes > 0 ? { ...opts, responseCache: new ResponseCache(cacheBytes) } : opts;
+  const routes = [...apiRoutes(api), ...(opts.extraRoutes ?? [])];
   const route = createRouter(routes, () => notFound());
   return async function handle(req, info) {
     const started = performance.now();
