@@ -73,6 +73,13 @@ export interface ListSql {
   count: string;
   /** `SELECT id ... LIMIT ? OFFSET ?` in page order (limit and offset follow `params`). */
   ids: string;
+  /**
+   * The same page read along the ordering's own index, filters checked row by
+   * row (their indexes disabled with `+`). Faster than `ids` when many rows
+   * match a non-default ordering: the first pages stop after a few rows
+   * instead of sorting every match. Undefined when it cannot help.
+   */
+  idsOrdered?: string;
   params: SQLInputValue[];
   limit: number;
   offset: number;
@@ -91,6 +98,8 @@ const COLUMN: Record<OrderField, string> = {
 
 /** Marks a range condition's column: `+` (no index) in default-order page queries. */
 const RANGE = "\u0001";
+/** Marks an equality filter's column: `+` in {@linkcode ListSql.idsOrdered}. */
+const EQ = "\u0002";
 
 /** Offsets below this probe industries per row (EXISTS); deeper pages build the id set (IN). */
 const EXISTS_MAX_OFFSET = 5000;
@@ -128,7 +137,11 @@ function orderBy(collection: ListCollection, terms: readonly OrderTerm[], search
     if (t.field === "id") break; // id is unique: later terms cannot matter
   }
   const tiebreak = search ? "f.rowid" : "v.seq";
-  if (!seen.has("id")) parts.push(tiebreak);
+  // Ties go by id in the direction of the last term, so an index on
+  // (field, seq) serves `-field` read backwards instead of a full sort
+  // (a filtered `-publish_date` page at 1M rows: ~120 ms -> under 1 ms).
+  const lastDesc = terms.length > 0 && parts.length > 0 && parts.at(-1)!.endsWith(" DESC");
+  if (!seen.has("id")) parts.push(lastDesc ? `${tiebreak} DESC` : tiebreak);
   return { sql: parts.join(", "), isDefault: parts.length === 1 && parts[0] === tiebreak };
 }
 
@@ -146,7 +159,7 @@ export function buildList(
 
   const inList = (column: string, ids: number[] | undefined) => {
     if (!ids?.length) return;
-    where.push(`${column} IN (${placeholders(ids.length)})`);
+    where.push(`${EQ}${column} IN (${placeholders(ids.length)})`);
     params.push(...ids);
   };
   inList("v.agency_id", q.agency);
@@ -250,12 +263,21 @@ export function buildList(
   if (industryIndex >= 0 && offset < EXISTS_MAX_OFFSET) {
     w[industryIndex + (match !== null ? 1 : 0)] = industryExists;
   }
-  const whereSql = where.length ? where.join(" AND ").replaceAll(RANGE, "") : "1";
+  const whereSql = where.length
+    ? where.join(" AND ").replaceAll(RANGE, "").replaceAll(EQ, "")
+    : "1";
   // In the default order the seq index serves the page; a date range taken from
   // its own index would sort half the table to find the first ten rows.
   const idsWhere = w.length
-    ? w.join(" AND ").replaceAll(RANGE, order.isDefault && match === null ? "+" : "")
+    ? w.join(" AND ").replaceAll(RANGE, order.isDefault && match === null ? "+" : "").replaceAll(
+      EQ,
+      "",
+    )
     : "1";
+  const orderedWhere = w.join(" AND ").replaceAll(RANGE, "+").replaceAll(EQ, "+");
+  const idsOrdered = !order.isDefault && match === null && filtered
+    ? `SELECT v.id AS id FROM ${from} WHERE ${orderedWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`
+    : undefined;
   let count = `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`;
   if (match !== null && !filtered) {
     count = `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`;
@@ -269,6 +291,7 @@ export function buildList(
     table: t,
     count,
     ids: `SELECT v.id AS id FROM ${from} WHERE ${idsWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    idsOrdered,
     params,
     limit: size,
     offset,

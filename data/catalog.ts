@@ -27,6 +27,8 @@ export interface ListResult<T = string> {
 }
 
 const COUNT_CACHE_MAX = 512;
+/** Matches above which a non-default order reads along its own index (see ListSql.idsOrdered). */
+const ORDERED_WALK_MIN_MATCHES = 2000;
 /** More indexed terms than this under one search prefix fall back to FTS5's prefix query. */
 const MAX_EXPANSION = 32;
 
@@ -133,7 +135,12 @@ export class Catalog {
         return { count, docs: rows.map((r) => r.doc) };
       }
       const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
-      const ids = this.#stmt(sql.ids).all(...params) as { id: number }[];
+      // Many matches in a non-default order: walk the ordering's index and
+      // stop after the page instead of sorting every match.
+      const walk = sql.idsOrdered !== undefined &&
+        count >= ORDERED_WALK_MIN_MATCHES &&
+        sql.offset + sql.limit <= count / 2;
+      const ids = this.#stmt(walk ? sql.idsOrdered! : sql.ids).all(...params) as { id: number }[];
       // Docs are fetched by id after ordering, so sorting never drags them along.
       const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
       return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: T }).doc) };

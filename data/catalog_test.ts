@@ -284,7 +284,7 @@ Deno.test("filters: agency, group, industry, status, dates, salary overlap", asy
   }
 });
 
-Deno.test("ordering: each field, both directions, nulls last, id tiebreak, unknown dropped", async () => {
+Deno.test("ordering: each field, both directions, nulls last, id tiebreak in the last term's direction, unknown dropped", async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const path = demoDb(dir, { vacancies: 300, competitions: 60, agencies: 6, seed: 3 });
@@ -306,7 +306,8 @@ Deno.test("ordering: each field, both directions, nulls last, id tiebreak, unkno
           if (ka !== null && kb !== null && ka !== kb) {
             return (ka < kb ? -1 : 1) * (desc ? -1 : 1);
           }
-          return (a.id as number) - (b.id as number);
+          // Ties go by id in the direction of the last ordering term.
+          return ((a.id as number) - (b.id as number)) * (desc ? -1 : 1);
         }).map((r) => r.id);
         const got = allIds(catalog, "vacancies", { ordering: [{ field: field as "id", desc }] });
         assert.deepEqual(got.ids, expected, `${desc ? "-" : ""}${field}`);
@@ -386,6 +387,42 @@ Deno.test("a read-only catalogue sees an import committed by another process", a
     assert.ok(reader.get("vacancies", 90_001));
     assert.equal(reader.revision(), 2);
     reader.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("ordering with many matches: walking the ordering's index gives the sorted answer", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    // Enough rows that a group filter matches more than the walk threshold (2000).
+    const path = demoDb(dir, { vacancies: 12_000, agencies: 8, competitions: 5 });
+    const catalog = openCatalog(path, { readonly: true });
+    const vac = publishedRecords(path, "vacancy");
+    const group = (vac[0].groups_of_positions as { id: number }).id;
+    const matching = vac.filter((r) => (r.groups_of_positions as { id: number }).id === group);
+    assert.ok(matching.length > 2000, `matches: ${matching.length}`);
+    for (const desc of [true, false]) {
+      const expected = [...matching].sort((a, b) =>
+        ((a.publish_date as string).localeCompare(b.publish_date as string) ||
+          (a.id as number) - (b.id as number)) * (desc ? -1 : 1)
+      ).map((r) => r.id);
+      for (const page of [1, 2, 7]) {
+        const q: ListQuery = {
+          group: [group],
+          ordering: [{ field: "publish_date", desc }],
+          page,
+          pageSize: 100,
+        };
+        const got = idsOf(catalog.list("vacancies", q).docs);
+        assert.deepEqual(
+          got,
+          expected.slice((page - 1) * 100, page * 100),
+          `page ${page} desc=${desc}`,
+        );
+      }
+    }
+    catalog.close();
   } finally {
     await cleanup();
   }
