@@ -99,7 +99,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   });
   const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
   // Drawing runs in a worker pool (each worker loads the same documents and
-  // opens the database read-only) so the main thread only routes.
+  // opens the database read-only) so the main thread only routes. Workers
+  // start with the first drawing request: a JSON-only server never pays for
+  // their CanvasKit instances (~120 MB each).
   const renderer = opts.renderWorkers === 0 ? null : configureRendererForDocuments({
     mapsDir: opts.mapsDir,
     catalogPath: opts.dbPath,

@@ -82,3 +82,21 @@ Deno.test("pool reports unknown maps and bad extents as errors and keeps working
   }
   await assert.rejects(pool.run(job()), /closed/);
 });
+
+Deno.test("a lazy pool starts its workers with the first job and renders the same pixels", async () => {
+  const lazy = new RenderPool({ size: 1, loader, lazy: true });
+  const eager = new RenderPool({ size: 1, loader });
+  try {
+    const [a, b] = await Promise.all([lazy.run(job()), eager.run(job())]);
+    assert.deepEqual(a.bytes, b.bytes);
+    assert.deepEqual(a.visibleLayerIds, [0, 1]);
+  } finally {
+    lazy.close();
+    eager.close();
+  }
+});
+
+Deno.test("a lazy pool that never ran a job closes cleanly", () => {
+  const lazy = new RenderPool({ size: 2, loader, lazy: true });
+  lazy.close();
+});

@@ -30,6 +30,12 @@ export interface RenderPoolOptions {
   loader: ServiceLoaderSpec | null;
   /** Most jobs waiting for a worker before new ones are refused (default 256). */
   maxQueue?: number;
+  /**
+   * Start the workers with the first job instead of at once (default false).
+   * Each worker holds a CanvasKit instance and its own copy of the services
+   * (~120 MB), which a server that is only asked for JSON never needs.
+   */
+  lazy?: boolean;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -73,7 +79,11 @@ export class RenderPool implements Renderer {
     this.#opts = opts;
     const cores = navigator.hardwareConcurrency || 1;
     this.size = Math.max(1, Math.min(4, Math.floor(opts.size ?? cores)));
-    for (let i = 0; i < this.size; i++) this.#slots.push(this.#spawn());
+    if (!opts.lazy) this.#start();
+  }
+
+  #start(): void {
+    for (let i = this.#slots.length; i < this.size; i++) this.#slots.push(this.#spawn());
   }
 
   #spawn(): Slot {
@@ -121,6 +131,7 @@ export class RenderPool implements Renderer {
   /** Runs a job on the next free worker. */
   run<J extends RenderJob>(job: J): Promise<JobResult<J>> {
     if (this.#closed) return Promise.reject(new Error("The render pool is closed."));
+    if (this.#slots.length === 0) this.#start();
     if (this.#queue.length >= (this.#opts.maxQueue ?? 256)) {
       return Promise.reject(new RenderBusyError());
     }
@@ -209,10 +220,11 @@ export function configureRenderer(opts: RenderPoolOptions): Renderer {
  * ```
  */
 export function configureRendererForDocuments(
-  opts: { mapsDir?: string; catalogPath?: string; size?: number },
+  opts: { mapsDir?: string; catalogPath?: string; size?: number; lazy?: boolean },
 ): Renderer {
   return configureRenderer({
     size: opts.size,
+    lazy: opts.lazy,
     loader: {
       module: new URL("../document/mod.ts", import.meta.url).href,
       export: "loadServices",
