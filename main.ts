@@ -106,6 +106,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     mapsDir: opts.mapsDir,
     catalogPath: opts.dbPath,
     size: opts.renderWorkers,
+    lazy: true,
   });
   const outputDir = opts.outputDir ?? "var/output";
   mkdirSync(outputDir, { recursive: true });
