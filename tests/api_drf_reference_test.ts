@@ -19,9 +19,13 @@ import { openCatalog } from "../data/mod.ts";
 
 const REF_DIR = new URL("./drf_reference/", import.meta.url).pathname;
 
-/** The first Python that can import Django and DRF (Debian's, then PATH's). */
+/**
+ * The first Python that can import Django and DRF: `DRF_PYTHON` if set, else
+ * Debian's, then PATH's (a pyenv python3 on PATH lacks the Debian packages).
+ */
 function findPython(): string | undefined {
-  for (const py of ["/usr/bin/python3", "python3"]) {
+  const override = Deno.env.get("DRF_PYTHON");
+  for (const py of override ? [override] : ["/usr/bin/python3", "python3"]) {
     try {
       const out = new Deno.Command(py, {
         args: ["-c", "import django, rest_framework"],
