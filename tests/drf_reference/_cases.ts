@@ -123,6 +123,8 @@ export function cases(hiddenVacancy: number): Case[] {
   accept(V, "image/png, text/*");
   accept(V, "");
   accept(V, "application/json;q=0");
+  accept(V, "application/json;q=0.1, text/html;q=1");
+  accept(V, "text/html; indent=2, application/json");
   accept(V, "text/html, application/json");
   accept(V, "application/json; indent=2, text/html", true);
   accept(V, "Application/JSON");
@@ -258,6 +260,12 @@ export function cases(hiddenVacancy: number): Case[] {
   get(`${V}?page=2;x=1`);
   get(`${V}?a=1;b=2&page=2`, { raw: true });
   get(`${V}?page=+2`);
+  get(`${V}?page`);
+  get(`${V}?page=2&page`);
+  get(`${V}?=&page=2`, { raw: true });
+  get(`${V}?page_size=abc&page=last`);
+  get("/API/v1/vacancies/");
+  get("/api/v1/Vacancies/");
   get(`${V}?pa%67e=2`, { raw: true });
   get(`${V}?PAGE=2`, { raw: true });
   get(`${V}?page=0000000000000000000002`);
