@@ -43,8 +43,10 @@ function findPython(): string | undefined {
 const PYTHON = findPython();
 
 /**
- * Documented, deliberate differences (the "our decision" column of
- * drf-behaviour.md). Every other difference fails the test.
+ * The differences we accept, each with its reason: deliberate decisions (the
+ * "our decision" column of drf-behaviour.md, the README's additions) and what
+ * Deno's URL parsing imposes. Every other difference fails the test, and an
+ * entry no request needed fails it too.
  */
 const ALLOWED = {
   browsableApi: "format=api (or an Accept that picks DRF's BrowsableAPIRenderer, like text/html) " +
