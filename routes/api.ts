@@ -111,14 +111,12 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   routes.push({
     pattern: new URLPattern({ pathname: "/api/*" }),
     handler: (req) => {
-      const refused = badHost(req);
-      if (refused) return refused;
       // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
       // and builds links and redirects from it re-escaped.
       const url = canonicalUrl(new URL(req.url));
       if (url.pathname !== new URL(req.url).pathname) {
-        for (const res of resources) {
-          const m = new URLPattern({ pathname: res.path }).exec(url);
+        for (const [i, res] of resources.entries()) {
+          const m = routes[i].pattern.exec(url);
           if (m) return serve(ctx, res, req, m, url);
         }
       }
@@ -142,13 +140,6 @@ export function apiRoutes(ctx: ApiContext): Route[] {
  * literal with an optional port (checked on every request, even with
  * `ALLOWED_HOSTS = ["*"]`); the links we build from it would be broken.
  */
-function badHost(req: Request): Response | undefined {
-  const host = req.headers.get("host");
-  if (host === null) return undefined;
-  if (/^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$/.test(host.toLowerCase())) return undefined;
-  return errorResponse(400, "Invalid Host header.");
-}
-
 /** The URL with its path percent-decoded (as UTF-8) and re-escaped; unchanged if undecodable. */
 function canonicalUrl(url: URL): URL {
   let decoded: string;
@@ -169,8 +160,6 @@ function serve(
   match: URLPatternResult,
   url = new URL(req.url),
 ): Response {
-  const refused = badHost(req);
-  if (refused) return refused;
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
   if (!neg.ok) return neg.response;

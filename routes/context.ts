@@ -48,7 +48,17 @@ function firstListValue(v: string | null): string | undefined {
   return first ? first : undefined;
 }
 
-/** Host[:port] as RFC 3986 allows it (reg-name or IP literal); refuses spaces, slashes, `@`. */
+/**
+ * Django's `validate_host` form check (ALLOWED_HOSTS `*` still applies it):
+ * a domain of letters, digits, dots and hyphens, or a bracketed IPv6
+ * literal, with an optional port.
+ *
+ * @example
+ * ```ts
+ * isValidHost("api.example.org:8443"); // true
+ * isValidHost("exa mple.com"); // false
+ * ```
+ */
 export function isValidHost(host: string): boolean {
-  return /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.\-_~%!$&'()*+,;=]+)(:\d{1,5})?$/.test(host);
+  return /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$/.test(host.toLowerCase());
 }

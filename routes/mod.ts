@@ -8,7 +8,8 @@
 import { createRouter, type Route } from "./router.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiContext } from "./_api_data.ts";
-import { notFound } from "./_drf.ts";
+import { errorResponse, notFound } from "./_drf.ts";
+import { isValidHost } from "./context.ts";
 import { ResponseCache } from "./_response_cache.ts";
 
 export type { Route, RouteHandler } from "./router.ts";
@@ -46,7 +47,12 @@ export function createApp(
     const started = performance.now();
     let res: Response;
     try {
-      res = await route(req, info);
+      // Links are built from Host, so a malformed one is refused before
+      // routing, as Django does (some forms would not even parse as a URL).
+      const host = req.headers.get("host");
+      res = host !== null && !isValidHost(host)
+        ? errorResponse(400, "Invalid Host header.")
+        : await route(req, info);
     } catch (err) {
       console.error(`${new Date().toISOString()} ${req.method} ${req.url} failed:`, err);
       res = new Response(JSON.stringify({ detail: "Internal server error." }), {
