@@ -40,11 +40,28 @@ if (!existsSync(values.db)) {
   if (!st.success) Deno.exit(1);
 }
 
-const port = 18700, basePort = 18701;
+const port = 18700, uncachedPort = 18702, basePort = 18701;
 const server = await startProcess(
   [main, "serve", "--db", values.db, "--host", "127.0.0.1", "--port", String(port)],
   /Serving/,
   `http://127.0.0.1:${port}`,
+);
+// The same server with its response cache off: every request queries SQLite.
+const uncached = await startProcess(
+  [
+    main,
+    "serve",
+    "--db",
+    values.db,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(uncachedPort),
+    "--response-cache-mb",
+    "0",
+  ],
+  /Serving/,
+  `http://127.0.0.1:${uncachedPort}`,
 );
 
 async function get(path: string): Promise<{ status: number; bytes: number; body: string }> {
@@ -59,7 +76,7 @@ const cases: [string, string][] = [
   ["list page 1", "/api/v1/vacancies/"],
   ["list page 50,000", "/api/v1/vacancies/?page=50000"],
   ["filtered list", "/api/v1/vacancies/?group=2&salary_min=80000&ordering=-publish_date"],
-  ["search", `/api/v1/vacancies/?search=${encodeURIComponent("аналитик")}`],
+  ["search", `/api/v1/vacancies/?search=${encodeURIComponent("аудит")}`],
   ["detail", `/api/v1/vacancies/${detailId}/`],
 ];
 
@@ -69,6 +86,7 @@ interface Row {
   bytes: number;
   count?: number;
   ours: LoadResult;
+  raw: LoadResult;
   base: LoadResult;
 }
 const rows: Row[] = [];
@@ -80,6 +98,8 @@ for (const [name, path] of cases) {
   const count = JSON.parse(probe.body).count as number | undefined;
   await load(server.url + path, 2, connections); // warm-up
   const ours = await load(server.url + path, seconds, connections);
+  await load(uncached.url + path, 2, connections);
+  const raw = await load(uncached.url + path, seconds, connections);
   const baseline = await startProcess(
     [baselineScript, String(basePort), String(probe.bytes)],
     /ready/,
@@ -88,31 +108,53 @@ for (const [name, path] of cases) {
   await load(baseline.url + "/", 2, connections);
   const base = await load(baseline.url + "/", seconds, connections);
   await baseline.stop();
-  rows.push({ name, path, bytes: probe.bytes, count, ours, base });
+  rows.push({ name, path, bytes: probe.bytes, count, ours, raw, base });
   console.error(`${name}: ${ours.rps.toFixed(0)} req/s vs ${base.rps.toFixed(0)} baseline`);
 }
 const mem = rssMiB(server.child.pid);
+const memRaw = rssMiB(uncached.child.pid);
 await server.stop();
+await uncached.stop();
 
-const p1 = rows[0].ours;
+const f0 = (n: number) => n.toFixed(0);
+const f2 = (n: number) => n.toFixed(2);
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const table = rows.map((r) =>
+  [
+    r.name,
+    r.bytes,
+    r.count ?? "-",
+    f0(r.ours.rps),
+    f2(r.ours.p50Ms),
+    f2(r.ours.p99Ms),
+    f0(r.raw.rps),
+    f2(r.raw.p50Ms),
+    f2(r.raw.p99Ms),
+    f0(r.base.rps),
+    f2(r.base.p99Ms),
+    ratio(r.ours.rps, r.base.rps),
+    ratio(r.raw.rps, r.base.rps),
+    r.ours.errors + r.raw.errors,
+  ].join(" | ")
+);
+const [page1, deep, , search] = rows;
 const lines = [
-  `API load, ${
-    new Date().toISOString().slice(0, 10)
-  }, wrk -t1 -c${connections} -d${seconds}s on 127.0.0.1, 2 cores shared by load generator and server.`,
+  `API load, ${new Date().toISOString().slice(0, 16)}Z, wrk -t1 -c${connections} -d${seconds}s ` +
+  "on 127.0.0.1; load generator, servers and baseline share the 2 cores.",
   "",
-  "| case | body bytes | count | ours req/s | ours p50 ms | ours p99 ms | baseline req/s | baseline p99 ms | ours/baseline | errors |",
-  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-  ...rows.map((r) =>
-    `| ${r.name} | ${r.bytes} | ${r.count ?? "-"} | ${r.ours.rps.toFixed(0)} | ${
-      r.ours.p50Ms.toFixed(2)
-    } | ${r.ours.p99Ms.toFixed(2)} | ${r.base.rps.toFixed(0)} | ${r.base.p99Ms.toFixed(2)} | ${
-      (r.ours.rps / r.base.rps).toFixed(2)
-    }x | ${r.ours.errors} |`
-  ),
+  "| case | body bytes | count | req/s | p50 ms | p99 ms | no-cache req/s | no-cache p50 ms | " +
+  "no-cache p99 ms | baseline req/s | baseline p99 ms | ours/baseline | no-cache/baseline | errors |",
+  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ...table.map((t) => `| ${t} |`),
   "",
-  `Page 50,000 p50 / page 1 p50: ${
-    (rows[1].ours.p50Ms / p1.p50Ms).toFixed(2)
-  }x; search p50 / page 1 p50: ${(rows[3].ours.p50Ms / p1.p50Ms).toFixed(2)}x.`,
-  `Server RSS after the run: ${mem.rss.toFixed(0)} MiB (peak ${mem.peak.toFixed(0)} MiB).`,
+  `Latency vs page 1 (p99, cache / no cache): page 50,000 ${
+    ratio(deep.ours.p99Ms, page1.ours.p99Ms)
+  } / ` +
+  `${ratio(deep.raw.p99Ms, page1.raw.p99Ms)}; search ${
+    ratio(search.ours.p99Ms, page1.ours.p99Ms)
+  } / ` +
+  `${ratio(search.raw.p99Ms, page1.raw.p99Ms)}.`,
+  `Server RSS after the run: ${f0(mem.rss)} MiB (peak ${f0(mem.peak)} MiB); without the cache ` +
+  `${f0(memRaw.rss)} MiB (peak ${f0(memRaw.peak)} MiB).`,
 ];
 console.log(lines.join("\n"));
