@@ -27,7 +27,11 @@ import {
   seedTiles,
 } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
-import { configureRendererForDocuments, setSharedRenderer } from "./map/render/mod.ts";
+import {
+  configureOutput,
+  configureRendererForDocuments,
+  setSharedRenderer,
+} from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -55,6 +59,8 @@ export interface StartOptions {
   mapsDir?: string;
   outputDir?: string;
   accessLog?: boolean;
+  /** Minutes an image returned by URL stays in the output folder (default 10). */
+  outputMaxAgeMinutes?: number;
   /** Rendered API bodies kept per data revision, in bytes (default 32 MiB; 0 = off). */
   responseCacheBytes?: number;
   /** MBTiles folder (default: `tiles/` beside the database, so each database has its own tiles). */
@@ -110,6 +116,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   });
   const outputDir = opts.outputDir ?? "var/output";
   mkdirSync(outputDir, { recursive: true });
+  if (opts.outputMaxAgeMinutes !== undefined) {
+    configureOutput({ maxAgeMs: opts.outputMaxAgeMinutes * 60_000 });
+  }
   const maps = createMapServer({
     services,
     outputDir,
@@ -182,7 +191,7 @@ function accessLog(req: Request, res: Response, ms: number): void {
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
-                [--response-cache-mb N]
+                [--response-cache-mb N] [--output-max-age MINUTES]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -203,8 +212,13 @@ async function serveCommand(args: string[]): Promise<void> {
       "render-workers": { type: "string" },
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
+      "output-max-age": { type: "string", default: "10" },
     },
   });
+  const maxAge = values["output-max-age"];
+  if (!/^\d+(\.\d+)?$/.test(maxAge) || Number(maxAge) <= 0) {
+    throw new UsageError(`--output-max-age must be a positive number of minutes, got "${maxAge}".`);
+  }
   const cacheMb = values["response-cache-mb"];
   if (!/^\d+$/.test(cacheMb)) {
     throw new UsageError(`--response-cache-mb must be a whole number, got "${cacheMb}".`);
@@ -236,6 +250,7 @@ async function serveCommand(args: string[]): Promise<void> {
     outputDir: values["output-dir"],
     tilesDir: values["tiles-dir"],
     responseCacheBytes: Number(cacheMb) * 2 ** 20,
+    outputMaxAgeMinutes: Number(maxAge),
     renderWorkers: values["render-workers"] === undefined
       ? undefined
       : Number(values["render-workers"]),
