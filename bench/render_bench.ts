@@ -5,7 +5,7 @@
  * (rendering) and warm (MBTiles lookups, in process and over HTTP with wrk).
  *
  * ```
- * deno run --allow-all bench/render_bench.ts [--quick] [--out bench/render_results.md]
+ * deno run --allow-all bench/render_bench.ts [--quick] [--out var/bench/render_results.md]
  * ```
  *
  * Our time is the median of warm in-process ExportMapImage-equivalent
@@ -16,7 +16,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { openGeoPackage } from "../map/sources/geopackage.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
@@ -33,7 +33,7 @@ const { values: args } = parseArgs({
   args: Deno.args,
   options: {
     quick: { type: "boolean", default: false },
-    out: { type: "string", default: "bench/render_results.md" },
+    out: { type: "string", default: "var/bench/render_results.md" },
   },
 });
 const RUNS = args.quick ? 3 : 7;
@@ -334,5 +334,6 @@ Tiles (Web Mercator, 256 px PNG32, 4x4 metatiles, levels 0-4 = ${seeded.total} t
 } |
 `;
 console.log(report);
+await Deno.mkdir(dirname(args.out), { recursive: true });
 await Deno.writeTextFile(args.out, report);
 await Deno.remove(dir, { recursive: true });
