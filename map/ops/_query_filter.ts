@@ -10,7 +10,7 @@
 import type { Feature, FieldInfo } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type { MapFrame, MapLayer } from "../soap/operation.ts";
-import { combineWhere, parseWhere, WhereClauseError } from "../query/mod.ts";
+import { combineWhere, MAX_LIKE_PATTERN, parseWhere, WhereClauseError } from "../query/mod.ts";
 import { canProject, normalizeWkid } from "../geo/projection.ts";
 import { SPATIAL_RELATIONS, type SpatialRelation } from "../geo/relate.ts";
 import { SoapFault } from "../soap/fault.ts";
@@ -53,7 +53,6 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
   if (typeof text !== "string") throw new SoapFault("Client", `${what} must be a string.`);
   try {
     const tree = parseWhere(text, whereFields(layer));
-    if (tree) checkLikePatterns(tree, layer, what);
     return tree;
   } catch (e) {
     if (e instanceof WhereClauseError) {
@@ -67,38 +66,8 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
   }
 }
 
-/** Longest LIKE pattern accepted (matching compiles patterns; huge ones only cost time). */
-export const MAX_LIKE_PATTERN = 2000;
-
-/** Refuses LIKE patterns longer than {@linkcode MAX_LIKE_PATTERN} anywhere in the tree. */
-function checkLikePatterns(node: WhereNode, layer: MapLayer, what: string): void {
-  switch (node.kind) {
-    case "and":
-    case "or":
-      checkLikePatterns(node.left, layer, what);
-      checkLikePatterns(node.right, layer, what);
-      return;
-    case "not":
-      checkLikePatterns(node.operand, layer, what);
-      return;
-    case "like": {
-      const p = node.pattern;
-      if (
-        p.kind === "literal" && typeof p.value === "string" && p.value.length > MAX_LIKE_PATTERN
-      ) {
-        throw new SoapFault(
-          "Client",
-          `Invalid ${what} for layer ${layer.id} (${layer.name}): a LIKE pattern has ` +
-            `${p.value.length} characters; at most ${MAX_LIKE_PATTERN} are allowed.`,
-          { LayerID: layer.id },
-        );
-      }
-      return;
-    }
-    default:
-      return;
-  }
-}
+/** Longest LIKE pattern accepted: the where-clause parser refuses longer literals. */
+export { MAX_LIKE_PATTERN };
 
 function objectIds(filter: SoapObject): number[] | undefined {
   const fids = isObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;

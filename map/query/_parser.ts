@@ -45,6 +45,14 @@ const FORBIDDEN = new Set([
 const MAX_DEPTH = 100;
 const COMPARE = new Set(["=", "<>", "!=", "<", "<=", ">", ">="]);
 
+/**
+ * Longest LIKE pattern literal accepted. Patterns compile to regular
+ * expressions; a pattern of tens of thousands of characters fails to
+ * compile inside SQLite's function callback, which node:sqlite cannot
+ * recover from.
+ */
+export const MAX_LIKE_PATTERN = 2000;
+
 class Parser {
   private i = 0;
   private depth = 0;
@@ -215,7 +223,18 @@ class Parser {
     }
     if (this.isWord("LIKE")) {
       this.next();
+      const patternAt = this.peek().pos;
       const pattern = this.value();
+      if (
+        pattern.kind === "literal" && typeof pattern.value === "string" &&
+        pattern.value.length > MAX_LIKE_PATTERN
+      ) {
+        throw new WhereClauseError(
+          `The LIKE pattern at position ${patternAt} is ${pattern.value.length} characters long; ` +
+            `patterns may have at most ${MAX_LIKE_PATTERN}.`,
+          patternAt,
+        );
+      }
       if (!this.isWord("ESCAPE")) return { kind: "like", value, pattern, negated };
       this.next();
       const esc = this.expect("string", "a one-character string after ESCAPE");

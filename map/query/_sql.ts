@@ -49,12 +49,27 @@ export function quoteIdent(name: string): string {
  */
 export function registerSqlFunctions(db: DatabaseSync): void {
   const opts = { deterministic: true, varargs: false } as const;
-  db.function("arcgis_like", opts, (v: unknown, p: unknown, e: unknown) => {
-    const r = sqlLike(v as Scalar, p as Scalar, e === "" ? undefined : e as Scalar);
-    return r === null ? null : r ? 1 : 0;
-  });
-  db.function("arcgis_upper", opts, (v: unknown) => sqlUpper(v as Scalar));
-  db.function("arcgis_lower", opts, (v: unknown) => sqlLower(v as Scalar));
+  // node:sqlite takes the SQL arity from each callback's own parameter list.
+  db.function("arcgis_like", opts, (v: unknown, p: unknown, e: unknown) =>
+    orNull(() => {
+      const r = sqlLike(v as Scalar, p as Scalar, e === "" ? undefined : e as Scalar);
+      return r === null ? null : r ? 1 : 0;
+    }));
+  db.function("arcgis_upper", opts, (v: unknown) => orNull(() => sqlUpper(v as Scalar)));
+  db.function("arcgis_lower", opts, (v: unknown) => orNull(() => sqlLower(v as Scalar)));
+}
+
+/**
+ * An exception thrown inside a SQLite function callback leaves node:sqlite
+ * (Deno 2.9) waiting for ever, so callbacks answer NULL instead (e.g. a LIKE
+ * pattern from a field value too large to compile): the row does not match.
+ */
+function orNull(fn: () => number | string | null): number | string | null {
+  try {
+    return fn();
+  } catch {
+    return null;
+  }
 }
 
 class Compiler {

@@ -27,6 +27,7 @@ import { FUNCTIONS, parseWhereClause } from "./_parser.ts";
 
 export type { ValueNode, WhereNode } from "./ast.ts";
 export { WhereClauseError } from "./_lexer.ts";
+export { MAX_LIKE_PATTERN } from "./_parser.ts";
 export {
   type ColumnMap,
   type CompiledSql,
