@@ -4,117 +4,17 @@
  */
 import assert from "node:assert/strict";
 import { fetchJson, startTestServer } from "./_api_helpers.ts";
+import {
+  AGENCY_FIELDS,
+  COMPETITION_FIELDS,
+  UNIVERSITY_FIELDS,
+  VACANCY_FIELDS,
+} from "./_seed_fields.ts";
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MONEY = /^\d+\.\d{2}$/;
 const COORD = /^-?\d{1,3}\.\d+$/;
-
-/** Field order of the seed's Vacancy table. */
-const VACANCY_FIELDS = [
-  "id",
-  "agency",
-  "groups_of_positions",
-  "industries",
-  "created_by",
-  "url",
-  "created_at",
-  "updated_at",
-  "is_public",
-  "is_removed",
-  "title",
-  "status",
-  "experience",
-  "experience_upgo",
-  "experience_text",
-  "education",
-  "professions",
-  "explanation_requirements",
-  "job_responsibilities",
-  "requirements_for_knowledge",
-  "requirements_for_skills",
-  "additional_info",
-  "contact_fio",
-  "contact_email",
-  "contact_phone",
-  "publish_date",
-  "tip_requirements",
-  "tip_experience",
-  "tip_education",
-  "tip_job_responsibilities",
-  "tip_requirements_for_knowledge",
-  "tip_requirements_for_skills",
-  "comment_rejection",
-  "code",
-  "salary_from",
-  "salary_to",
-  "tip_salary",
-  "tip_competition",
-  "tip_vacancy_info",
-  "publish_on_other_sites",
-]; // deno-fmt-ignore
-
-const AGENCY_FIELDS = [
-  "id", "universities", "title", "genitive_name", "address", "email_additional_recipients",
-  "email_internship", "inn", "type_of", "is_from_upgo", "code",
-]; // deno-fmt-ignore
-
-const UNIVERSITY_FIELDS = ["id", "created_at", "updated_at", "name", "url"];
-
-/** Competition fields the seed lists (shared with Vacancy, then its own). */
-const COMPETITION_FIELDS = [
-  "id",
-  "agency",
-  "groups_of_positions",
-  "created_at",
-  "updated_at",
-  "is_public",
-  "is_removed",
-  "title",
-  "status",
-  "experience",
-  "experience_upgo",
-  "experience_text",
-  "education",
-  "professions",
-  "explanation_requirements",
-  "job_responsibilities",
-  "requirements_for_knowledge",
-  "requirements_for_skills",
-  "additional_info",
-  "contact_fio",
-  "contact_email",
-  "contact_phone",
-  "publish_date",
-  "tip_requirements",
-  "tip_experience",
-  "tip_education",
-  "tip_job_responsibilities",
-  "tip_requirements_for_knowledge",
-  "tip_requirements_for_skills",
-  "comment_rejection",
-  "code",
-  "created_by",
-  "industries",
-  "competition_type",
-  "experience_addition_info",
-  "document_reception_address",
-  "document_reception_map_latitude",
-  "document_reception_map_longitude",
-  "document_reception_time",
-  "document_reception_deadline",
-  "document_reception_finished",
-  "document_reception_estimated_date",
-  "document_reception_public_result_date",
-  "document_reception_announced_date",
-  "competition_procedure",
-  "competition_result",
-  "site_link",
-  "tip_vacancy_info",
-  "tip_competition_status",
-  "vacancy_info",
-  "replies",
-]; // deno-fmt-ignore
 
 // deno-lint-ignore no-explicit-any
 type Rec = Record<string, any>;
