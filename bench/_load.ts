@@ -21,17 +21,25 @@ export interface BenchProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `deno run -A <args>` and waits until stdout prints a line matching `ready`. */
+/**
+ * Starts `deno run -A <args>` and waits until stdout prints a line matching
+ * `ready`. The process's stderr goes to ours, or appended to `stderrFile`.
+ */
 export async function startProcess(
   args: string[],
   ready: RegExp,
   url: string,
+  stderrFile?: string,
 ): Promise<BenchProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", ...args],
     stdout: "piped",
-    stderr: "inherit",
+    stderr: stderrFile ? "piped" : "inherit",
   }).spawn();
+  if (stderrFile) {
+    const log = await Deno.open(stderrFile, { create: true, append: true });
+    child.stderr.pipeTo(log.writable).catch(() => {});
+  }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
   while (!ready.test(buf)) {

@@ -1,0 +1,349 @@
+/**
+ * Soak benchmark: the server on the demo data under a mixed load of API
+ * pages, SOAP queries, exports of varying sizes and extents, legends and
+ * tiles for a configurable time, reporting requests, errors and resident
+ * memory every 30 s. The goal (issue 7): zero errors, and memory flat after
+ * warm-up (the last sample within 10% of the 2-minute sample).
+ *
+ * Traffic goes to 127.0.0.1 only, from a fixed number of concurrent clients,
+ * and stops by itself after `--minutes`. The request mix is drawn from a
+ * seeded generator, so two runs send the same sequence per client.
+ *
+ * ```
+ * deno run -A bench/soak.ts [--minutes 10] [--clients 8] [--sample 30] [--seed 1] [--db PATH]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { mkdirSync } from "node:fs";
+import { rssMiB, startProcess } from "./_load.ts";
+
+const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
+const SERVICE = "Recruitment";
+
+/** One kind of request in the mix, with its share and a response check. */
+interface Kind {
+  name: string;
+  weight: number;
+  /** Builds the request from the client's random source. */
+  make(random: () => number, base: string): Request;
+  /** Says what is wrong with a response, or null when it is as expected. */
+  check(res: Response, body: Uint8Array): string | null;
+}
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)];
+}
+
+function int(random: () => number, lo: number, hi: number): number {
+  return lo + Math.floor(random() * (hi - lo + 1));
+}
+
+function soapRequest(base: string, operation: string, inner: string): Request {
+  const xml = `<?xml version="1.0" encoding="utf-8"?>` +
+    `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ` +
+    `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:q="${NS}">` +
+    `<soap:Body><q:${operation}>${inner}</q:${operation}></soap:Body></soap:Envelope>`;
+  return new Request(`${base}arcgis/services/${SERVICE}/MapServer`, {
+    method: "POST",
+    headers: { "content-type": "text/xml; charset=utf-8", soapaction: '""' },
+    body: xml,
+  });
+}
+
+/** A random geographic extent from the whole world down to about 3 degrees wide. */
+function extent(random: () => number): [number, number, number, number] {
+  const width = pick(random, [360, 120, 40, 12, 3]);
+  const height = width / 2;
+  const x = -180 + random() * (360 - Math.min(width, 360));
+  const y = -90 + random() * (180 - Math.min(height, 180));
+  return [x, y, x + width, y + height];
+}
+
+function envelopeXml(e: readonly number[]): string {
+  return `<XMin>${e[0]}</XMin><YMin>${e[1]}</YMin><XMax>${e[2]}</XMax><YMax>${e[3]}</YMax>`;
+}
+
+function mapDescription(e: readonly number[]): string {
+  return `<MapDescription><Name>Layers</Name>` +
+    `<MapArea xsi:type="q:MapExtent"><Extent xsi:type="q:EnvelopeN">${envelopeXml(e)}</Extent>` +
+    `</MapArea></MapDescription>`;
+}
+
+function isPng(body: Uint8Array): boolean {
+  return body.length > 8 && body[0] === 0x89 && body[1] === 0x50 && body[2] === 0x4e;
+}
+
+function expectStatus(res: Response, status: number): string | null {
+  return res.status === status ? null : `HTTP ${res.status}`;
+}
+
+function soapOk(pattern: RegExp): (res: Response, body: Uint8Array) => string | null {
+  return (res, body) => {
+    const text = new TextDecoder().decode(body);
+    if (res.status !== 200) {
+      const fault = text.match(/<faultstring>([^<]*)<\/faultstring>/)?.[1];
+      return `HTTP ${res.status}${fault ? `: ${fault.slice(0, 160)}` : ""}`;
+    }
+    return pattern.test(text) ? null : "unexpected SOAP response";
+  };
+}
+
+function jsonOk(res: Response, body: Uint8Array): string | null {
+  if (res.status !== 200) return `HTTP ${res.status}`;
+  try {
+    JSON.parse(new TextDecoder().decode(body));
+    return null;
+  } catch {
+    return "body is not JSON";
+  }
+}
+
+/** The mix: about half API reads, a quarter SOAP queries, the rest drawing. */
+const KINDS: readonly Kind[] = [
+  {
+    name: "api list",
+    weight: 30,
+    make: (r, base) => {
+      const collection = pick(r, ["vacancies", "competitions"]);
+      const extra = pick(r, ["", "&ordering=-publish_date", "&search=специалист", "&agency=3"]);
+      return new Request(`${base}api/v1/${collection}/?page=${int(r, 1, 4)}${extra}`);
+    },
+    check: (res, body) => res.status === 404 ? null : jsonOk(res, body),
+  },
+  {
+    name: "api detail",
+    weight: 15,
+    make: (r, base) => new Request(`${base}api/v1/vacancies/${int(r, 1, 400)}/`),
+    check: (res, body) => res.status === 404 ? null : jsonOk(res, body),
+  },
+  {
+    name: "soap query",
+    weight: 20,
+    make: (r, base) => {
+      const e = extent(r);
+      const layer = int(r, 0, 1);
+      const op = pick(r, ["QueryFeatureCount", "QueryFeatureIDs"]);
+      return soapRequest(
+        base,
+        op,
+        `<MapName>Layers</MapName><LayerID>${layer}</LayerID>` +
+          `<QueryFilter xsi:type="q:SpatialFilter"><SpatialRel>esriSpatialRelIntersects</SpatialRel>` +
+          `<FilterGeometry xsi:type="q:EnvelopeN">${envelopeXml(e)}</FilterGeometry></QueryFilter>`,
+      );
+    },
+    check: soapOk(/Response>/),
+  },
+  {
+    name: "soap info",
+    weight: 5,
+    make: (_r, base) => soapRequest(base, "GetServerInfo", `<MapName>Layers</MapName>`),
+    check: soapOk(/GetServerInfoResponse/),
+  },
+  {
+    name: "export",
+    weight: 10,
+    make: (r, base) => {
+      const [w, h] = pick(r, [[400, 300], [800, 600], [1024, 768], [1600, 1200], [2048, 1536]]);
+      return soapRequest(
+        base,
+        "ExportMapImage",
+        mapDescription(extent(r)) +
+          `<ImageDescription><ImageType><ImageFormat>${
+            pick(r, ["esriImagePNG", "esriImagePNG32", "esriImageJPG"])
+          }</ImageFormat><ImageReturnType>esriImageReturnMimeData</ImageReturnType></ImageType>` +
+          `<ImageDisplay><ImageHeight>${h}</ImageHeight><ImageWidth>${w}</ImageWidth>` +
+          `<ImageDPI>96</ImageDPI></ImageDisplay></ImageDescription>`,
+      );
+    },
+    check: soapOk(/<ImageData>/),
+  },
+  {
+    name: "legend",
+    weight: 5,
+    make: (r, base) => {
+      const size = pick(r, [16, 64, 256, 512]);
+      return soapRequest(
+        base,
+        "GetLegendInfo",
+        `<MapName>Layers</MapName><LegendPatch><ImageDPI>96</ImageDPI>` +
+          `<Height>${size}</Height><Width>${size}</Width></LegendPatch>`,
+      );
+    },
+    check: soapOk(/GetLegendInfoResponse/),
+  },
+  {
+    name: "tile",
+    weight: 15,
+    make: (r, base) => {
+      const level = int(r, 0, 7);
+      const n = 2 ** level;
+      return new Request(
+        `${base}arcgis/rest/services/${SERVICE}/MapServer/tile/${level}/${int(r, 0, n - 1)}/${
+          int(r, 0, n - 1)
+        }`,
+      );
+    },
+    check: (res, body) => expectStatus(res, 200) ?? (isPng(body) ? null : "tile is not a PNG"),
+  },
+];
+
+/** Counters shared by the clients. */
+interface Tally {
+  requests: number;
+  errors: number;
+  byKind: Map<string, { requests: number; errors: number }>;
+  firstErrors: string[];
+}
+
+async function client(
+  base: string,
+  seed: number,
+  until: number,
+  tally: Tally,
+): Promise<void> {
+  const random = prng(seed);
+  const total = KINDS.reduce((s, k) => s + k.weight, 0);
+  while (performance.now() < until) {
+    let x = random() * total;
+    const kind = KINDS.find((k) => (x -= k.weight) < 0) ?? KINDS[0];
+    const stat = tally.byKind.get(kind.name) ?? { requests: 0, errors: 0 };
+    tally.byKind.set(kind.name, stat);
+    let problem: string | null;
+    try {
+      const res = await fetch(kind.make(random, base), { signal: AbortSignal.timeout(60_000) });
+      problem = kind.check(res, new Uint8Array(await res.arrayBuffer()));
+    } catch (err) {
+      problem = `request failed: ${(err as Error).message}`;
+    }
+    tally.requests++;
+    stat.requests++;
+    if (problem) {
+      tally.errors++;
+      stat.errors++;
+      if (tally.firstErrors.length < 10) tally.firstErrors.push(`${kind.name}: ${problem}`);
+    }
+  }
+}
+
+/** One line of the report. */
+interface Sample {
+  seconds: number;
+  requests: number;
+  errors: number;
+  rssMiB: number;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      minutes: { type: "string", default: "10" },
+      clients: { type: "string", default: "8" },
+      sample: { type: "string", default: "30" },
+      seed: { type: "string", default: "1" },
+      db: { type: "string", default: "var/bench/soak/catalog.db" },
+      port: { type: "string", default: "8765" },
+    },
+  });
+  const minutes = Number(values.minutes);
+  const clients = Number(values.clients);
+  const sampleSeconds = Number(values.sample);
+  if (!(minutes > 0) || !(clients >= 1) || !(sampleSeconds > 0)) {
+    console.error("--minutes, --clients and --sample must be positive numbers.");
+    return 2;
+  }
+  const dir = values.db.replace(/\/[^/]*$/, "");
+  mkdirSync(dir, { recursive: true });
+  const base = `http://127.0.0.1:${values.port}/`;
+  const server = await startProcess(
+    [
+      "main.ts",
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      values.port,
+      "--db",
+      values.db,
+      "--output-dir",
+      `${dir}/output`,
+      "--tiles-dir",
+      `${dir}/tiles`,
+    ],
+    /Serving /,
+    base,
+    `${dir}/server.log`,
+  );
+  const tally: Tally = { requests: 0, errors: 0, byKind: new Map(), firstErrors: [] };
+  const samples: Sample[] = [];
+  const t0 = performance.now();
+  const until = t0 + minutes * 60_000;
+  console.log(
+    `Soak: ${minutes} min, ${clients} clients against ${base} (server pid ${server.child.pid}), ` +
+      `a sample every ${sampleSeconds} s; server log in ${dir}/server.log.`,
+  );
+  console.log("| time s | requests | errors | req/s | RSS MiB |");
+  console.log("| -----: | -------: | -----: | ----: | ------: |");
+  let last = { requests: 0, at: t0 };
+  const sampler = setInterval(() => {
+    const now = performance.now();
+    let rss = NaN;
+    try {
+      rss = rssMiB(server.child.pid).rss;
+    } catch { /* the server is gone: the errors say so */ }
+    const s: Sample = {
+      seconds: Math.round((now - t0) / 1000),
+      requests: tally.requests,
+      errors: tally.errors,
+      rssMiB: rss,
+    };
+    samples.push(s);
+    const rate = (tally.requests - last.requests) / ((now - last.at) / 1000);
+    last = { requests: tally.requests, at: now };
+    console.log(
+      `| ${s.seconds} | ${s.requests} | ${s.errors} | ${rate.toFixed(0)} | ${rss.toFixed(0)} |`,
+    );
+  }, sampleSeconds * 1000);
+  try {
+    await Promise.all(
+      Array.from(
+        { length: clients },
+        (_, i) => client(base, Number(values.seed) + i, until, tally),
+      ),
+    );
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+  }
+  console.log("\n| kind | requests | errors |\n| ---- | -------: | -----: |");
+  for (const k of KINDS) {
+    const s = tally.byKind.get(k.name) ?? { requests: 0, errors: 0 };
+    console.log(`| ${k.name} | ${s.requests} | ${s.errors} |`);
+  }
+  for (const e of tally.firstErrors) console.log(`error: ${e}`);
+  const warm = samples.find((s) => s.seconds >= 120) ?? samples[0];
+  const end = samples.at(-1);
+  const flat = warm && end ? end.rssMiB <= warm.rssMiB * 1.1 : false;
+  console.log(
+    `\n${tally.requests} requests, ${tally.errors} errors; RSS ${warm?.rssMiB.toFixed(0)} MiB at ` +
+      `${warm?.seconds} s, ${end?.rssMiB.toFixed(0)} MiB at the end ` +
+      `(${flat ? "flat: within 10%" : "NOT flat: grew more than 10%"}).`,
+  );
+  return tally.errors === 0 && flat ? 0 : 1;
+}
+
+if (import.meta.main) Deno.exit(await main());
