@@ -124,9 +124,6 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     wkid,
   });
   const surface = borrowSurface(kit, req.widthPx, req.heightPx);
-  if (!surface) {
-    throw new Error(`CanvasKit could not allocate a ${req.widthPx}x${req.heightPx} image.`);
-  }
   const painter = new Painter(kit, display.dpi / 72);
   try {
     const canvas = surface.getCanvas();
@@ -168,7 +165,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
   } finally {
     painter.dispose();
     surface.getCanvas().restoreToCount(1);
-    releaseSurface(surface);
+    releaseSurface(kit, surface);
   }
 }
 
