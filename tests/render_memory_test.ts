@@ -10,6 +10,8 @@ import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { createDemoDatabase } from "../data/mod.ts";
+import { startServer } from "../main.ts";
+import { faultOf, operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { type Kit, loadKit } from "../map/render/_canvaskit.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
@@ -235,4 +237,71 @@ Deno.test("the in-process renderer starts a fresh CanvasKit after an allocation 
   assert.ok(heapOf(after) < 512 * MiB, `${heapOf(after) / MiB} MiB`);
   const r = await renderer.run(worldJob(4096, 4096), resolve);
   assertWorld(r.bytes, 4096, 4096);
+});
+
+Deno.test("ExportMapImage over the heap limit answers a Fault and the next request draws", async () => {
+  const server = await startServer({
+    dbPath: catalogPath,
+    port: 0,
+    hostname: "127.0.0.1",
+    outputDir: `${dir}/output`,
+    tilesDir: `${dir}/tiles`,
+    renderWorkers: 1,
+    renderHeapMb: 2,
+    quiet: true,
+  });
+  try {
+    const url = `${server.url}arcgis/services/Recruitment/MapServer`;
+    const exportMap = (w: number, h: number) =>
+      postSoap(
+        url,
+        operationEnvelope(
+          "ExportMapImage",
+          `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+            `<XMin>-180</XMin><YMin>-90</YMin><XMax>180</XMax><YMax>90</YMax></Extent></MapArea>` +
+            `<Rotation>0</Rotation></MapDescription><ImageDescription><ImageType>` +
+            `<ImageFormat>esriImagePNG</ImageFormat><ImageReturnType>esriImageReturnMimeData</ImageReturnType>` +
+            `</ImageType><ImageDisplay><ImageHeight>${h}</ImageHeight><ImageWidth>${w}</ImageWidth>` +
+            `<ImageDPI>96</ImageDPI></ImageDisplay></ImageDescription>`,
+        ),
+      );
+    // 1024 x 768 x 4 bytes is 3 MiB: more than the 2 MiB the workers may hold.
+    const refused = await exportMap(1024, 768);
+    assert.equal(refused.status, 500);
+    const fault = faultOf(refused.text);
+    assert.ok(fault, refused.text.slice(0, 500));
+    assert.match(fault.code, /Server$/);
+    assert.match(fault.message, /out of memory for a 1024x768 image; ask for a smaller image/);
+    const ok = await exportMap(400, 300);
+    assert.equal(ok.status, 200, ok.text.slice(0, 500));
+    const data = /<ImageData>([^<]+)<\/ImageData>/.exec(ok.text);
+    assert.ok(data, "ImageData in the response");
+    assertWorld(Uint8Array.from(atob(data[1]), (c) => c.charCodeAt(0)), 400, 300);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("serve refuses a --render-heap-mb that is not a positive whole number", async () => {
+  for (const bad of ["0", "lots", "1.5"]) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../main.ts", import.meta.url).pathname,
+        "serve",
+        "--port",
+        "0",
+        "--render-heap-mb",
+        bad,
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 2);
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      /--render-heap-mb must be a whole number of MiB/,
+    );
+  }
 });
