@@ -9,7 +9,7 @@
  */
 import type { Canvas } from "canvaskit-wasm";
 import { createDisplay, isVisibleAtScale, type MapDisplay } from "../geo/display.ts";
-import { borrowSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
+import { borrowSurface, freeSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
 import { Compositor } from "./_compositor.ts";
 import {
   andWhere,
@@ -125,6 +125,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
   });
   const surface = borrowSurface(kit, req.widthPx, req.heightPx);
   const painter = new Painter(kit, display.dpi / 72);
+  let drawn = false;
   try {
     const canvas = surface.getCanvas();
     let bg: Rgba | null = req.background === undefined
@@ -161,11 +162,21 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     if (req.graphics?.length) drawGraphics(canvas, painter, req.graphics, wkid, display);
     const rgba = compositor.finish();
     visibleLayerIds.sort((a, b) => a - b);
+    drawn = true;
     return { rgba, display, visibleLayerIds };
   } finally {
-    painter.dispose();
-    surface.getCanvas().restoreToCount(1);
-    releaseSurface(kit, surface);
+    if (drawn) {
+      painter.dispose();
+      surface.getCanvas().restoreToCount(1);
+      releaseSurface(kit, surface);
+    } else {
+      // The draw failed (perhaps CanvasKit itself, out of memory): free what it can without
+      // keeping the surface, and let the draw's own error be the one reported.
+      try {
+        painter.dispose();
+        freeSurface(surface);
+      } catch { /* the kit is broken; the pool replaces it */ }
+    }
   }
 }
 
