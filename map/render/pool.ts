@@ -52,7 +52,7 @@ export interface RenderPoolOptions {
 
 /** What a pool has done about memory (diagnostics and tests). */
 export interface RenderPoolStats {
-  /** Workers replaced because their heap passed the limit or an allocation failed. */
+  /** Workers replaced: heap over the limit, a failed allocation, or a crash. */
   recycled: number;
   /** Wasm heap of each worker after its last job (0 before its first). */
   heapBytes: number[];
