@@ -15,7 +15,8 @@ import { faultOf, operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { type Kit, loadKit } from "../map/render/_canvaskit.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
-import { type MapJob, runJob, type SwatchJob } from "../map/render/jobs.ts";
+import { type MapJob, runJob, type ScaleBarJob, type SwatchJob } from "../map/render/jobs.ts";
+import { defaultScaleBar } from "../map/render/scalebar.ts";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
 import type { OutputFormat } from "../map/render/encode.ts";
 import type { SymbolSpec } from "../map/document/renderer.ts";
@@ -155,6 +156,43 @@ Deno.test("legend swatches with large patches keep the wasm heap bounded", async
   assert.equal(marker.width, 1024);
   assert.ok(near(pixel(marker, 512, 512), [220, 20, 20, 255]), `${pixel(marker, 512, 512)}`);
   assert.equal(pixel(marker, 2, 2)[3], 0, "transparent corner");
+});
+
+Deno.test("large scale bars keep the wasm heap bounded", async () => {
+  const kit = await loadKit();
+  const job = (w: number, h: number): ScaleBarJob => ({
+    kind: "scalebar",
+    spec: defaultScaleBar(),
+    opts: {
+      mapScale: 10_000_000,
+      widthPx: w,
+      heightPx: h,
+      dpi: 96,
+      background: [255, 255, 255, 255],
+      format: "png24",
+    },
+  });
+  const sizes: [number, number][] = [[2000, 400], [1600, 300]];
+  const noMaps = () => {
+    throw new Error("Scale bars need no map.");
+  };
+  for (const [w, h] of sizes) await runJob(kit, job(w, h), noMaps);
+  const afterFirst = heapOf(kit);
+  let last: Uint8Array | null = null;
+  for (let i = 0; i < 15; i++) {
+    for (const [w, h] of sizes) last = (await runJob(kit, job(w, h), noMaps)).bytes;
+  }
+  const afterAll = heapOf(kit);
+  assert.ok(
+    afterAll <= afterFirst + 16 * MiB,
+    `heap grew from ${afterFirst / MiB} MiB to ${afterAll / MiB} MiB over 30 more scale bars`,
+  );
+  const img = decode(last!);
+  assert.equal(img.width, 1600);
+  assert.equal(img.height, 300);
+  let dark = 0;
+  for (let i = 0; i < img.data.length; i += 4) if (img.data[i] < 64) dark++;
+  assert.ok(dark > 1000, `${dark} dark pixels of bar and labels`);
 });
 
 Deno.test("map renders cycling image sizes keep the wasm heap bounded", async () => {
