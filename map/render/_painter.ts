@@ -185,36 +185,16 @@ export class Painter {
   /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */
   #markerCmds(style: SimpleMarkerSymbol["style"], r: number, angleDeg: number): number[] {
     if (style === "circle") {
+      // One conic (weight 1/sqrt 2) per quarter circle.
+      // deno-fmt-ignore
       return [
-        MOVE,
-        r,
-        0,
-        CONIC,
-        r,
-        r,
-        0,
-        r,
-        W,
-        CONIC,
-        -r,
-        r,
-        -r,
-        0,
-        W,
-        CONIC,
-        -r,
-        -r,
-        0,
-        -r,
-        W,
-        CONIC,
-        r,
-        -r,
-        r,
-        0,
-        W,
+        MOVE, r, 0,
+        CONIC, r, r, 0, r, W,
+        CONIC, -r, r, -r, 0, W,
+        CONIC, -r, -r, 0, -r, W,
+        CONIC, r, -r, r, 0, W,
         CLOSE,
-      ]; // deno-fmt-ignore
+      ];
     }
     const pts: [number, number][][] = style === "square"
       ? [[[-r, -r], [r, -r], [r, r], [-r, r]]]
