@@ -30,6 +30,7 @@ import { createMapServer } from "./map/mod.ts";
 import {
   configureOutput,
   configureRendererForDocuments,
+  InProcessRenderer,
   setSharedRenderer,
 } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
@@ -67,6 +68,8 @@ export interface StartOptions {
   tilesDir?: string;
   /** Render workers (default: one per core, at most 4); 0 renders on the main thread. */
   renderWorkers?: number;
+  /** Wasm heap limit of each render worker in MiB (default 512); over it, a worker is replaced. */
+  renderHeapMb?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
 }
@@ -113,7 +116,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     catalogPath: opts.dbPath,
     size: opts.renderWorkers,
     lazy: true,
+    heapLimitMb: opts.renderHeapMb,
   });
+  if (!renderer && opts.renderHeapMb !== undefined) {
+    setSharedRenderer(new InProcessRenderer({ heapLimitMb: opts.renderHeapMb }));
+  }
   const outputDir = opts.outputDir ?? "var/output";
   mkdirSync(outputDir, { recursive: true });
   if (opts.outputMaxAgeMinutes !== undefined) {
@@ -191,7 +198,7 @@ function accessLog(req: Request, res: Response, ms: number): void {
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
-                [--response-cache-mb N] [--output-max-age MINUTES]
+                [--response-cache-mb N] [--output-max-age MINUTES] [--render-heap-mb N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -210,6 +217,7 @@ async function serveCommand(args: string[]): Promise<void> {
       "access-log": { type: "boolean", default: false },
       "output-dir": { type: "string", default: "var/output" },
       "render-workers": { type: "string" },
+      "render-heap-mb": { type: "string" },
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
       "output-max-age": { type: "string", default: "10" },
@@ -234,6 +242,12 @@ async function serveCommand(args: string[]): Promise<void> {
       `--render-workers must be a whole number (0 = render on the main thread), got "${workers}".`,
     );
   }
+  const heapMb = values["render-heap-mb"];
+  if (heapMb !== undefined && (!/^\d+$/.test(heapMb) || Number(heapMb) < 1)) {
+    throw new UsageError(
+      `--render-heap-mb must be a whole number of MiB, at least 1, got "${heapMb}".`,
+    );
+  }
   if (values["public-url"] && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(values["public-url"])) {
     throw new UsageError(
       `--public-url must be an absolute http(s) URL, got "${values["public-url"]}".`,
@@ -254,6 +268,7 @@ async function serveCommand(args: string[]): Promise<void> {
     renderWorkers: values["render-workers"] === undefined
       ? undefined
       : Number(values["render-workers"]),
+    renderHeapMb: heapMb === undefined ? undefined : Number(heapMb),
   });
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
   const stop = () => {

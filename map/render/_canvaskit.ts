@@ -3,6 +3,12 @@
  * from the `bin/full` build, which unlike the default build can encode JPEG
  * and WEBP; plus the DejaVu Sans typeface (Latin and Cyrillic glyphs).
  *
+ * Memory: CanvasKit's wasm heap grows up to 2 GiB and never shrinks, so
+ * every object made here has one owner that frees it. A raster surface's
+ * pixels are a separate `malloc` that only `Surface.dispose()` frees
+ * (`delete()` leaks them): surfaces are made and freed only through
+ * {@link makeRasterSurface} / {@link freeSurface}.
+ *
  * @module
  */
 import ckModule from "canvaskit-wasm/full";
@@ -47,30 +53,177 @@ export function loadKit(): Promise<Kit> {
   return loading;
 }
 
-const spare = new Map<string, Surface>();
-
 /**
- * A raster surface of `w` x `h`, reused from the previous render of the
- * same size when there is one (allocating and first-touching a 4096 x 3072
- * surface in wasm memory costs tens of milliseconds). Give it back with
- * {@link releaseSurface}; draws are synchronous, so nothing else holds it.
+ * Forgets the isolate's CanvasKit (after an out-of-memory failure or when
+ * its heap passed a limit): the next {@link loadKit} starts a fresh
+ * instance, and the old heap is garbage once its last job is done.
  */
-export function borrowSurface(kit: Kit, w: number, h: number): Surface | null {
-  const key = `${w}x${h}`;
-  const s = spare.get(key);
-  if (s) {
-    spare.delete(key);
-    return s;
-  }
-  return kit.ck.MakeSurface(w, h);
+export function discardKit(kit: Kit): void {
+  spares.get(kit)?.clear();
+  spares.delete(kit);
+  loading = null;
 }
 
-/** Keeps `s` for the next render of its size (one spare per size, two sizes at most). */
-export function releaseSurface(s: Surface): void {
-  const key = `${s.width()}x${s.height()}`;
-  if (spare.has(key) || spare.size >= 2) {
-    s.delete();
-    return;
+/** Bytes of the kit's wasm heap (it only ever grows). */
+export function heapBytes(kit: Kit): number {
+  // Emscripten's view of the heap (re-made on growth); not in CanvasKit's typings.
+  return (kit.ck as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer.byteLength;
+}
+
+/**
+ * Raised when CanvasKit cannot allocate what a drawing needs. The kit that
+ * raised it should be discarded (a pool recycles its worker), so the
+ * failure never carries over to later requests.
+ */
+export class RenderMemoryError extends Error {
+  /** Creates the error; `what` names the allocation (e.g. "a 4096x4096 image"). */
+  constructor(what: string) {
+    super(
+      `The renderer ran out of memory for ${what}; ask for a smaller image or try again ` +
+        `in a moment.`,
+    );
+    this.name = "RenderMemoryError";
   }
-  spare.set(key, s);
+}
+
+/**
+ * Whether `err` means the kit's wasm heap is exhausted or CanvasKit aborted
+ * (after an abort every later call into that instance fails too).
+ */
+export function isKitFailure(err: unknown): boolean {
+  if (err instanceof RenderMemoryError || err instanceof WebAssembly.RuntimeError) return true;
+  if (!(err instanceof Error)) return /out of memory|Aborted\(/i.test(String(err));
+  return err.name === "RenderMemoryError" || /out of memory|Aborted\(/i.test(err.message);
+}
+
+/**
+ * A `w` x `h` raster surface (RGBA 8888), or a {@link RenderMemoryError}
+ * naming `what` when the heap cannot hold it. Free it with
+ * {@link freeSurface}.
+ */
+export function makeRasterSurface(kit: Kit, w: number, h: number, what: string): Surface {
+  const s = kit.ck.MakeSurface(w, h);
+  if (!s) throw new RenderMemoryError(what);
+  return s;
+}
+
+/** Frees a surface made by {@link makeRasterSurface}, pixels included. */
+export function freeSurface(s: Surface): void {
+  // dispose() frees the malloc'd pixels, then deletes the Skia object.
+  s.dispose();
+}
+
+/** Bytes of one spare surface kept between renders at most (a 4096 x 4096 image). */
+export const SPARE_SURFACE_BYTES = 4096 * 4096 * 4;
+
+/** Spare surfaces of one kit, bounded by their total pixel bytes (most recent kept). */
+class SpareSurfaces {
+  #bySize = new Map<string, Surface>();
+  #bytes = 0;
+  readonly #budget: number;
+
+  constructor(budget: number) {
+    this.#budget = budget;
+  }
+
+  take(w: number, h: number): Surface | null {
+    const key = `${w}x${h}`;
+    const s = this.#bySize.get(key);
+    if (!s) return null;
+    this.#bySize.delete(key);
+    this.#bytes -= w * h * 4;
+    return s;
+  }
+
+  give(s: Surface): void {
+    const w = s.width(), h = s.height(), bytes = w * h * 4;
+    const key = `${w}x${h}`;
+    if (bytes > this.#budget || this.#bySize.has(key)) {
+      freeSurface(s);
+      return;
+    }
+    // Oldest first out until the newcomer fits: cycling sizes cannot grow the total.
+    for (const [k, old] of this.#bySize) {
+      if (this.#bytes + bytes <= this.#budget) break;
+      this.#bySize.delete(k);
+      this.#bytes -= old.width() * old.height() * 4;
+      freeSurface(old);
+    }
+    this.#bySize.set(key, s);
+    this.#bytes += bytes;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  clear(): void {
+    for (const s of this.#bySize.values()) freeSurface(s);
+    this.#bySize.clear();
+    this.#bytes = 0;
+  }
+}
+
+const spares = new WeakMap<Kit, SpareSurfaces>();
+
+function sparesOf(kit: Kit): SpareSurfaces {
+  let s = spares.get(kit);
+  if (!s) spares.set(kit, s = new SpareSurfaces(SPARE_SURFACE_BYTES));
+  return s;
+}
+
+/**
+ * A raster surface of `w` x `h`, reused from an earlier render of the same
+ * size when one is spare (allocating and first-touching a 4096 x 3072
+ * surface in wasm memory costs tens of milliseconds). Give it back with
+ * {@link releaseSurface}; draws are synchronous, so nothing else holds it.
+ * Throws {@link RenderMemoryError} when the heap cannot hold it, after
+ * freeing the spares in case that makes room.
+ */
+export function borrowSurface(kit: Kit, w: number, h: number): Surface {
+  const spare = sparesOf(kit);
+  const hit = spare.take(w, h);
+  if (hit) return hit;
+  const s = kit.ck.MakeSurface(w, h);
+  if (s) return s;
+  spare.clear();
+  return makeRasterSurface(kit, w, h, `a ${w}x${h} image`);
+}
+
+/**
+ * Keeps `s` for a later render of its size while the kit's spares stay
+ * within {@link SPARE_SURFACE_BYTES} in total (the oldest are freed first);
+ * frees it otherwise.
+ */
+export function releaseSurface(kit: Kit, s: Surface): void {
+  sparesOf(kit).give(s);
+}
+
+/** Bytes held by the kit's spare surfaces (tests and diagnostics). */
+export function spareSurfaceBytes(kit: Kit): number {
+  return spares.get(kit)?.bytes ?? 0;
+}
+
+/**
+ * The surface's pixels as unpremultiplied RGBA, copied out of the wasm
+ * heap; a {@link RenderMemoryError} naming `what` when there is no room
+ * for the copy.
+ */
+export function readUnpremultiplied(kit: Kit, surface: Surface, what: string): Uint8Array {
+  const { ck } = kit;
+  const img = surface.makeImageSnapshot();
+  let rgba: Uint8Array | null;
+  try {
+    rgba = img.readPixels(0, 0, {
+      width: surface.width(),
+      height: surface.height(),
+      colorType: ck.ColorType.RGBA_8888,
+      alphaType: ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    }) as Uint8Array | null;
+  } finally {
+    img.delete();
+  }
+  if (!rgba) throw new RenderMemoryError(`reading back ${what}`);
+  return rgba;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Canvas } from "canvaskit-wasm";
-import type { Kit } from "./_canvaskit.ts";
+import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
 import type { MarkerSink } from "./_painter.ts";
 import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 
@@ -41,7 +41,8 @@ export class Compositor implements MarkerSink {
       alphaType: premultiplied ? ck.AlphaType.Premul : ck.AlphaType.Unpremul,
       colorSpace: ck.ColorSpace.SRGB,
     }) as Uint8Array | null;
-    if (!px) throw new Error("CanvasKit could not read back the drawn pixels.");
+    // readPixels copies through a malloc'd buffer of the image's size: null when it cannot get one.
+    if (!px) throw new RenderMemoryError(`reading back a ${this.#w}x${this.#h} image`);
     return px;
   }
 

@@ -269,9 +269,12 @@ export function drawLayer(
   const opacity = 1 - (layer.renderer.transparency ?? 0) / 100;
   if (opacity < 1) {
     const p = new ck.Paint();
-    p.setAlphaf(opacity);
-    canvas.saveLayer(p);
-    p.delete();
+    try {
+      p.setAlphaf(opacity);
+      canvas.saveLayer(p); // the layer keeps its own copy of the paint
+    } finally {
+      p.delete();
+    }
   }
   // Stamped markers bypass the canvas, so inside a transparency layer they are drawn as paths.
   for (const [symbol, g] of groups) {

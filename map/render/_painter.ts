@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Canvas, Font, Paint, Shader } from "canvaskit-wasm";
+import type { Canvas, Font, Image, Paint, Shader } from "canvaskit-wasm";
 import type {
   Rgba,
   SimpleFillSymbol,
@@ -16,7 +16,7 @@ import type {
   SimpleMarkerSymbol,
   SymbolSpec,
 } from "../document/renderer.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { freeSurface, type Kit, makeRasterSurface, RenderMemoryError } from "./_canvaskit.ts";
 import { CLOSE, LINE, MOVE } from "./_geometry.ts";
 import { makeSprite } from "./_stamp.ts";
 import { dedupeKeepLast, type MarkerSink, overlapFreeGroups } from "./_markers.ts";
@@ -72,28 +72,32 @@ export class Painter {
     if (hit) return hit;
     const { ck } = this.kit;
     const size = Math.max(4, Math.round(6 * this.pxPerPt));
-    const surface = ck.MakeSurface(size, size);
-    if (!surface) throw new Error("CanvasKit could not allocate a hatch pattern.");
-    const c = surface.getCanvas();
-    c.clear(ck.TRANSPARENT);
-    const p = this.paint(color, "stroke", Math.max(1, 0.75 * this.pxPerPt));
-    p.setStrokeCap(ck.StrokeCap.Square);
-    const lines: [number, number, number, number][] = [];
-    const h = Math.floor(size / 2) + 0.5; // pixel centre: crisp one-pixel lines
-    if (style === "horizontal" || style === "cross") lines.push([-1, h, size + 1, h]);
-    if (style === "vertical" || style === "cross") lines.push([h, -1, h, size + 1]);
-    for (const k of [-size, 0, size]) {
-      // Diagonals drawn three times so the tile repeats seamlessly.
-      if (style === "forward-diagonal" || style === "diagonal-cross") {
-        lines.push([k - 1, size + 1, k + size + 1, -1]);
+    const surface = makeRasterSurface(this.kit, size, size, "a hatch pattern");
+    let img: Image;
+    try {
+      const c = surface.getCanvas();
+      c.clear(ck.TRANSPARENT);
+      const p = this.paint(color, "stroke", Math.max(1, 0.75 * this.pxPerPt));
+      p.setStrokeCap(ck.StrokeCap.Square);
+      const lines: [number, number, number, number][] = [];
+      const h = Math.floor(size / 2) + 0.5; // pixel centre: crisp one-pixel lines
+      if (style === "horizontal" || style === "cross") lines.push([-1, h, size + 1, h]);
+      if (style === "vertical" || style === "cross") lines.push([h, -1, h, size + 1]);
+      for (const k of [-size, 0, size]) {
+        // Diagonals drawn three times so the tile repeats seamlessly.
+        if (style === "forward-diagonal" || style === "diagonal-cross") {
+          lines.push([k - 1, size + 1, k + size + 1, -1]);
+        }
+        if (style === "backward-diagonal" || style === "diagonal-cross") {
+          lines.push([k - 1, -1, k + size + 1, size + 1]);
+        }
       }
-      if (style === "backward-diagonal" || style === "diagonal-cross") {
-        lines.push([k - 1, -1, k + size + 1, size + 1]);
-      }
+      for (const [x0, y0, x1, y1] of lines) c.drawLine(x0, y0, x1, y1, p);
+      // The snapshot copies the pixels, so the surface can go at once.
+      img = this.#own(surface.makeImageSnapshot());
+    } finally {
+      freeSurface(surface);
     }
-    for (const [x0, y0, x1, y1] of lines) c.drawLine(x0, y0, x1, y1, p);
-    const img = this.#own(surface.makeImageSnapshot());
-    surface.delete();
     const shader = this.#own(
       img.makeShaderOptions(
         ck.TileMode.Repeat,
@@ -138,12 +142,15 @@ export class Painter {
       : line.color;
     const p = this.paint(color, "stroke", hairline ? 0 : w);
     const dash = this.#dash(line, w);
-    if (dash) {
-      p.setStrokeCap(ck.StrokeCap.Butt);
-      p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
+    try {
+      if (dash) {
+        p.setStrokeCap(ck.StrokeCap.Butt);
+        p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
+      }
+      canvas.drawPath(path, p);
+    } finally {
+      path.delete();
     }
-    canvas.drawPath(path, p);
-    path.delete();
   }
 
   /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
@@ -152,59 +159,42 @@ export class Painter {
     const { ck } = this.kit;
     const path = ck.Path.MakeFromCmds(cmds);
     if (!path) return;
-    // Even-odd: holes stay open whatever the ring orientation of the source.
-    path.setFillType(ck.FillType.EvenOdd);
-    if (fill.style !== "none" && fill.color[3] > 0) {
-      const p = this.paint(fill.color, "fill");
-      const o = fill.outline;
-      if (o && o.style === "solid" && o.color[3] >= 128 && o.width * this.pxPerPt >= 0.5) {
-        // The outline is drawn over every edge of the fill and hides its staircase:
-        // an aliased fill rasterises about twice as fast in Skia-wasm.
-        p.setAntiAlias(false);
+    try {
+      // Even-odd: holes stay open whatever the ring orientation of the source.
+      path.setFillType(ck.FillType.EvenOdd);
+      if (fill.style !== "none" && fill.color[3] > 0) {
+        const p = this.paint(fill.color, "fill");
+        const o = fill.outline;
+        if (o && o.style === "solid" && o.color[3] >= 128 && o.width * this.pxPerPt >= 0.5) {
+          // The outline is drawn over every edge of the fill and hides its staircase:
+          // an aliased fill rasterises about twice as fast in Skia-wasm.
+          p.setAntiAlias(false);
+        }
+        if (fill.style !== "solid") {
+          p.setColor(ck.BLACK);
+          p.setShader(this.#hatchShader(fill.style, fill.color));
+        }
+        canvas.drawPath(path, p);
       }
-      if (fill.style !== "solid") {
-        p.setColor(ck.BLACK);
-        p.setShader(this.#hatchShader(fill.style, fill.color));
-      }
-      canvas.drawPath(path, p);
+    } finally {
+      path.delete();
     }
-    path.delete();
     if (fill.outline) this.strokeCmds(canvas, outline, fill.outline);
   }
 
   /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */
   #markerCmds(style: SimpleMarkerSymbol["style"], r: number, angleDeg: number): number[] {
     if (style === "circle") {
+      // One conic (weight 1/sqrt 2) per quarter circle.
+      // deno-fmt-ignore
       return [
-        MOVE,
-        r,
-        0,
-        CONIC,
-        r,
-        r,
-        0,
-        r,
-        W,
-        CONIC,
-        -r,
-        r,
-        -r,
-        0,
-        W,
-        CONIC,
-        -r,
-        -r,
-        0,
-        -r,
-        W,
-        CONIC,
-        r,
-        -r,
-        r,
-        0,
-        W,
+        MOVE, r, 0,
+        CONIC, r, r, 0, r, W,
+        CONIC, -r, r, -r, 0, W,
+        CONIC, -r, -r, 0, -r, W,
+        CONIC, r, -r, r, 0, W,
         CLOSE,
-      ]; // deno-fmt-ignore
+      ];
     }
     const pts: [number, number][][] = style === "square"
       ? [[[-r, -r], [r, -r], [r, r], [-r, r]]]
@@ -269,18 +259,23 @@ export class Painter {
     const outlineW = m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0;
     const half = Math.ceil(r * Math.SQRT2 + outlineW + 2);
     const size = 2 * half;
-    const surface = ck.MakeSurface(size, size);
-    if (!surface) throw new Error("CanvasKit could not allocate a marker sprite.");
-    const premul = {
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Premul,
-      colorSpace: ck.ColorSpace.SRGB,
-    };
-    const sc = surface.getCanvas();
-    sc.clear(ck.TRANSPARENT);
-    this.#markerPaths(sc, [half, half], m);
-    const spritePx = sc.readPixels(0, 0, { ...premul, width: size, height: size }) as Uint8Array;
-    surface.delete();
+    const surface = makeRasterSurface(this.kit, size, size, "a marker sprite");
+    let spritePx: Uint8Array | null;
+    try {
+      const sc = surface.getCanvas();
+      sc.clear(ck.TRANSPARENT);
+      this.#markerPaths(sc, [half, half], m);
+      spritePx = sc.readPixels(0, 0, {
+        colorType: ck.ColorType.RGBA_8888,
+        alphaType: ck.AlphaType.Premul,
+        colorSpace: ck.ColorSpace.SRGB,
+        width: size,
+        height: size,
+      }) as Uint8Array | null;
+    } finally {
+      freeSurface(surface);
+    }
+    if (!spritePx) throw new RenderMemoryError("reading back a marker sprite");
     const corners = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) {
       corners[i * 2] = Math.round(xy[i * 2] - half);
@@ -311,19 +306,22 @@ export class Painter {
     if (!path) return;
     const lineShape = m.style === "cross" || m.style === "x";
     const outlineW = m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0;
-    if (lineShape) {
-      const w = Math.max(1, r / 4);
-      if (m.outline && m.outline.color[3] > 0) {
-        canvas.drawPath(path, this.paint(m.outline.color, "stroke", w + 2 * outlineW));
+    try {
+      if (lineShape) {
+        const w = Math.max(1, r / 4);
+        if (m.outline && m.outline.color[3] > 0) {
+          canvas.drawPath(path, this.paint(m.outline.color, "stroke", w + 2 * outlineW));
+        }
+        canvas.drawPath(path, this.paint(m.color, "stroke", w));
+      } else {
+        if (m.color[3] > 0) canvas.drawPath(path, this.paint(m.color, "fill"));
+        if (m.outline && m.outline.color[3] > 0) {
+          canvas.drawPath(path, this.paint(m.outline.color, "stroke", outlineW));
+        }
       }
-      canvas.drawPath(path, this.paint(m.color, "stroke", w));
-    } else {
-      if (m.color[3] > 0) canvas.drawPath(path, this.paint(m.color, "fill"));
-      if (m.outline && m.outline.color[3] > 0) {
-        canvas.drawPath(path, this.paint(m.outline.color, "stroke", outlineW));
-      }
+    } finally {
+      path.delete();
     }
-    path.delete();
   }
 
   /** A font of `sizePt` points (cached per size). */

@@ -2,41 +2,75 @@
  * Render worker: one CanvasKit instance, the map services opened through
  * the loader named in the `init` message, and a loop that runs jobs.
  *
+ * After each job it reports its wasm heap size and whether an allocation
+ * failed; the pool then replaces the worker when the heap passed its limit
+ * or the kit failed (see _heap_guard.ts), so the failure never reaches
+ * later jobs.
+ *
  * @module
  */
 /// <reference lib="deno.worker" />
-import { loadKit } from "./_canvaskit.ts";
+import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
+import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 
 let resolve: MapResolver | null = null;
+let heapLimitBytes = Infinity;
+
+function errorOf(err: unknown): { name: string; message: string } {
+  return err instanceof Error
+    ? { name: err.name, message: err.message }
+    : { name: "Error", message: String(err) };
+}
 
 self.onmessage = async (e: MessageEvent) => {
   const msg = e.data as
-    | { type: "init"; loader: ServiceLoaderSpec | null }
+    | { type: "init"; loader: ServiceLoaderSpec | null; heapLimitBytes: number }
     | { type: "job"; id: number; job: RenderJob };
   if (msg.type === "init") {
     resolve = msg.loader ? mapResolverFor(msg.loader) : null;
+    heapLimitBytes = msg.heapLimitBytes;
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
     Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
+  let kit: Kit | null = null;
   try {
-    const kit = await loadKit();
+    // Refused before drawing: nothing was allocated, so the worker stays.
+    checkJobFits(msg.job, heapLimitBytes);
+  } catch (err) {
+    self.postMessage({ id: msg.id, ok: false, error: errorOf(err), heapBytes: 0, retire: false });
+    return;
+  }
+  try {
+    kit = await loadKit();
     const result = await runJob(kit, msg.job, (service, map) => {
       if (!resolve) {
         throw new Error("This render worker has no service loader; map jobs cannot run here.");
       }
       return resolve(service, map);
     });
-    self.postMessage({ id: msg.id, ok: true, result }, { transfer: transferablesOf(result) });
+    self.postMessage(
+      {
+        id: msg.id,
+        ok: true,
+        result,
+        heapBytes: heapBytes(kit),
+        retire: kitNeedsReplacing(kit, heapLimitBytes),
+      },
+      { transfer: transferablesOf(result) },
+    );
   } catch (err) {
-    const error = err instanceof Error
-      ? { name: err.name, message: err.message }
-      : { name: "Error", message: String(err) };
-    self.postMessage({ id: msg.id, ok: false, error });
+    self.postMessage({
+      id: msg.id,
+      ok: false,
+      error: errorOf(err),
+      heapBytes: kit ? heapBytes(kit) : 0,
+      retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
+    });
   }
 };

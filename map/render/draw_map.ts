@@ -9,7 +9,7 @@
  */
 import type { Canvas } from "canvaskit-wasm";
 import { createDisplay, isVisibleAtScale, type MapDisplay } from "../geo/display.ts";
-import { borrowSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
+import { borrowSurface, freeSurface, type Kit, releaseSurface } from "./_canvaskit.ts";
 import { Compositor } from "./_compositor.ts";
 import {
   andWhere,
@@ -124,10 +124,8 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     wkid,
   });
   const surface = borrowSurface(kit, req.widthPx, req.heightPx);
-  if (!surface) {
-    throw new Error(`CanvasKit could not allocate a ${req.widthPx}x${req.heightPx} image.`);
-  }
   const painter = new Painter(kit, display.dpi / 72);
+  let drawn = false;
   try {
     const canvas = surface.getCanvas();
     let bg: Rgba | null = req.background === undefined
@@ -164,11 +162,21 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     if (req.graphics?.length) drawGraphics(canvas, painter, req.graphics, wkid, display);
     const rgba = compositor.finish();
     visibleLayerIds.sort((a, b) => a - b);
+    drawn = true;
     return { rgba, display, visibleLayerIds };
   } finally {
-    painter.dispose();
-    surface.getCanvas().restoreToCount(1);
-    releaseSurface(surface);
+    if (drawn) {
+      painter.dispose();
+      surface.getCanvas().restoreToCount(1);
+      releaseSurface(kit, surface);
+    } else {
+      // The draw failed (perhaps CanvasKit itself, out of memory): free what it can without
+      // keeping the surface, and let the draw's own error be the one reported.
+      try {
+        painter.dispose();
+        freeSurface(surface);
+      } catch { /* the kit is broken; the pool replaces it */ }
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Rgba } from "../document/renderer.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
 import { encodePng } from "./png.ts";
 import { encodeGif } from "./gif.ts";
 
@@ -169,11 +169,16 @@ function encodeJpeg(kit: Kit, rgba: Uint8Array, w: number, h: number, quality: n
     flat,
     w * 4,
   );
-  if (!img) throw new Error("CanvasKit could not wrap the pixels for JPEG encoding.");
+  // MakeImage copies the pixels into the wasm heap: null when they do not fit.
+  if (!img) throw new RenderMemoryError(`JPEG encoding of a ${w}x${h} image`);
   const q = Math.max(1, Math.min(100, Math.round(quality)));
-  const bytes = img.encodeToBytes(ck.ImageFormat.JPEG, q);
-  img.delete();
-  if (!bytes) throw new Error("CanvasKit failed to encode the JPEG image.");
+  let bytes: Uint8Array | null;
+  try {
+    bytes = img.encodeToBytes(ck.ImageFormat.JPEG, q);
+  } finally {
+    img.delete(); // frees the pixel copy with it
+  }
+  if (!bytes) throw new RenderMemoryError(`JPEG encoding of a ${w}x${h} image`);
   return bytes;
 }
 

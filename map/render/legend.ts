@@ -7,7 +7,7 @@
  */
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { rendererClasses } from "../document/renderer.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { freeSurface, type Kit, makeRasterSurface, readUnpremultiplied } from "./_canvaskit.ts";
 import { Painter } from "./_painter.ts";
 import { encodeImage, formatHasAlpha, type OutputFormat } from "./encode.ts";
 import type { RenderLayer } from "./types.ts";
@@ -76,8 +76,7 @@ export function renderSwatch(
 ): Swatch {
   const { ck } = kit;
   const { w, h } = patchPixels(patch);
-  const surface = ck.MakeSurface(w, h);
-  if (!surface) throw new Error(`CanvasKit could not allocate a ${w}x${h} legend swatch.`);
+  const surface = makeRasterSurface(kit, w, h, `a ${w}x${h} legend swatch`);
   const painter = new Painter(kit, patch.dpi / 72);
   try {
     const canvas = surface.getCanvas();
@@ -85,9 +84,12 @@ export function renderSwatch(
     canvas.clear(ck.Color(bg[0], bg[1], bg[2], bg[3] / 255));
     if (transparencyPct > 0) {
       const p = new ck.Paint();
-      p.setAlphaf(1 - transparencyPct / 100);
-      canvas.saveLayer(p);
-      p.delete();
+      try {
+        p.setAlphaf(1 - transparencyPct / 100);
+        canvas.saveLayer(p); // the layer keeps its own copy of the paint
+      } finally {
+        p.delete();
+      }
     }
     if (symbol.type === "simple-marker") {
       painter.markers(canvas, [w / 2, h / 2], symbol);
@@ -101,21 +103,12 @@ export function renderSwatch(
       painter.fillCmds(canvas, [0, x0, y0, 1, x1, y0, 1, x1, y1, 1, x0, y1, 5], symbol);
     }
     if (transparencyPct > 0) canvas.restore();
-    const img = surface.makeImageSnapshot();
-    const rgba = img.readPixels(0, 0, {
-      width: w,
-      height: h,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
-      colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
-    img.delete();
-    if (!rgba) throw new Error("CanvasKit could not read back the swatch pixels.");
+    const rgba = readUnpremultiplied(kit, surface, `a ${w}x${h} legend swatch`);
     const { bytes, mime } = encodeImage(kit, rgba, w, h, patch.format);
     return { bytes, mime, widthPx: w, heightPx: h, dpi: patch.dpi };
   } finally {
     painter.dispose();
-    surface.delete();
+    freeSurface(surface);
   }
 }
 

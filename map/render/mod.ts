@@ -20,7 +20,8 @@
  *
  * @module
  */
-export { type Kit, loadKit } from "./_canvaskit.ts";
+export { type Kit, loadKit, RenderMemoryError } from "./_canvaskit.ts";
+export { DEFAULT_HEAP_LIMIT_MB } from "./_heap_guard.ts";
 export { drawMapPixels, type DrawnMap, renderMap } from "./draw_map.ts";
 export {
   applyTransparentColor,
@@ -63,10 +64,12 @@ export {
   configureRenderer,
   configureRendererForDocuments,
   InProcessRenderer,
+  type InProcessRendererOptions,
   RenderBusyError,
   type Renderer,
   RenderPool,
   type RenderPoolOptions,
+  type RenderPoolStats,
   type ServiceLoaderSpec,
   setSharedRenderer,
   sharedRenderer,

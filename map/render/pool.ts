@@ -3,9 +3,15 @@
  * to the cores, 1-4) so the main thread only routes, or in process (tests,
  * or when no service loader is configured).
  *
+ * Memory: each worker's wasm heap is bounded by `heapLimitMb`. A worker
+ * whose heap passed it after a job, or whose job failed to allocate, is
+ * replaced by a fresh one before it takes another job (the wasm heap never
+ * shrinks, and an exhausted one would fail every later request).
+ *
  * @module
  */
-import { loadKit } from "./_canvaskit.ts";
+import { discardKit, loadKit } from "./_canvaskit.ts";
+import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
 
@@ -36,6 +42,20 @@ export interface RenderPoolOptions {
    * (~120 MB), which a server that is only asked for JSON never needs.
    */
   lazy?: boolean;
+  /**
+   * Wasm heap limit of each worker in MiB (default 512): a job whose image
+   * alone needs more is refused, and a worker whose heap passed it after a
+   * job is replaced.
+   */
+  heapLimitMb?: number;
+}
+
+/** What a pool has done about memory (diagnostics and tests). */
+export interface RenderPoolStats {
+  /** Workers replaced: heap over the limit, a failed allocation, or a crash. */
+  recycled: number;
+  /** Wasm heap of each worker after its last job (0 before its first). */
+  heapBytes: number[];
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -57,6 +77,19 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  heapBytes: number;
+}
+
+/** A worker's answer to a job. */
+interface JobReply {
+  id: number;
+  ok: boolean;
+  result?: unknown;
+  error?: { name: string; message: string };
+  /** Its wasm heap after the job. */
+  heapBytes: number;
+  /** Whether it must be replaced (heap over the limit, or its kit failed). */
+  retire: boolean;
 }
 
 function errorFrom(e: { name: string; message: string }): Error {
@@ -71,12 +104,15 @@ export class RenderPool implements Renderer {
   #queue: Pending[] = [];
   #nextId = 1;
   #closed = false;
+  #recycled = 0;
   readonly #opts: RenderPoolOptions;
+  readonly #heapLimitBytes: number;
   readonly size: number;
 
   /** Starts the workers. */
   constructor(opts: RenderPoolOptions) {
     this.#opts = opts;
+    this.#heapLimitBytes = (opts.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB) * 2 ** 20;
     const cores = navigator.hardwareConcurrency || 1;
     this.size = Math.max(1, Math.min(4, Math.floor(opts.size ?? cores)));
     if (!opts.lazy) this.#start();
@@ -88,17 +124,20 @@ export class RenderPool implements Renderer {
 
   #spawn(): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
-    const slot: Slot = { worker, busy: null };
-    worker.postMessage({ type: "init", loader: this.#opts.loader });
+    const slot: Slot = { worker, busy: null, heapBytes: 0 };
+    worker.postMessage({
+      type: "init",
+      loader: this.#opts.loader,
+      heapLimitBytes: this.#heapLimitBytes,
+    });
     worker.onmessage = (e: MessageEvent) => {
-      const msg = e.data as {
-        id: number;
-        ok: boolean;
-        result?: unknown;
-        error?: { name: string; message: string };
-      };
+      const msg = e.data as JobReply;
       const p = slot.busy;
       slot.busy = null;
+      slot.heapBytes = msg.heapBytes;
+      // The worker is idle now (one job at a time), so replacing it loses nothing;
+      // queued jobs go to the new one.
+      if (msg.retire) this.#replace(slot);
       if (p && p.id === msg.id) {
         if (msg.ok) p.resolve(msg.result);
         else p.reject(errorFrom(msg.error ?? { name: "Error", message: "Render failed." }));
@@ -110,13 +149,25 @@ export class RenderPool implements Renderer {
       // A crashed worker (e.g. out of wasm memory) is replaced; its job fails.
       const p = slot.busy;
       slot.busy = null;
-      worker.terminate();
-      const i = this.#slots.indexOf(slot);
-      if (!this.#closed && i >= 0) this.#slots[i] = this.#spawn();
+      this.#replace(slot);
       p?.reject(new Error(`The render worker failed: ${e.message}`));
       this.#pump();
     };
     return slot;
+  }
+
+  /** Terminates an idle slot's worker and puts a fresh one in its place. */
+  #replace(slot: Slot): void {
+    slot.worker.terminate();
+    const i = this.#slots.indexOf(slot);
+    if (this.#closed || i < 0) return;
+    this.#slots[i] = this.#spawn();
+    this.#recycled++;
+  }
+
+  /** Workers replaced so far and each worker's last reported heap. */
+  stats(): RenderPoolStats {
+    return { recycled: this.#recycled, heapBytes: this.#slots.map((s) => s.heapBytes) };
   }
 
   #pump(): void {
@@ -160,18 +211,44 @@ export class RenderPool implements Renderer {
   }
 }
 
-/** Runs jobs on the calling thread (its own CanvasKit), resolving maps with `localResolve`. */
+/** Options of {@link InProcessRenderer}. */
+export interface InProcessRendererOptions {
+  /** Wasm heap limit of the thread's CanvasKit in MiB (default 512), as in {@link RenderPool}. */
+  heapLimitMb?: number;
+}
+
+/**
+ * Runs jobs on the calling thread (its own CanvasKit), resolving maps with
+ * `localResolve`. The thread's CanvasKit is dropped for a fresh one when its
+ * heap passes the limit or an allocation fails.
+ */
 export class InProcessRenderer implements Renderer {
+  readonly #heapLimitBytes: number;
+
+  /** Creates the renderer. */
+  constructor(opts: InProcessRendererOptions = {}) {
+    this.#heapLimitBytes = (opts.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB) * 2 ** 20;
+  }
+
   /** Runs a job now. */
   async run<J extends RenderJob>(job: J, localResolve?: MapResolver): Promise<JobResult<J>> {
+    checkJobFits(job, this.#heapLimitBytes);
     const kit = await loadKit();
-    return runJob(
-      kit,
-      job,
-      localResolve ?? (() => {
-        throw new Error("No map resolver was given to the in-process renderer.");
-      }),
-    );
+    let result: JobResult<J>;
+    try {
+      result = await runJob(
+        kit,
+        job,
+        localResolve ?? (() => {
+          throw new Error("No map resolver was given to the in-process renderer.");
+        }),
+      );
+    } catch (err) {
+      if (kitNeedsReplacing(kit, this.#heapLimitBytes, err)) discardKit(kit);
+      throw err;
+    }
+    if (kitNeedsReplacing(kit, this.#heapLimitBytes)) discardKit(kit);
+    return result;
   }
 
   /** Nothing to release. */
@@ -220,11 +297,18 @@ export function configureRenderer(opts: RenderPoolOptions): Renderer {
  * ```
  */
 export function configureRendererForDocuments(
-  opts: { mapsDir?: string; catalogPath?: string; size?: number; lazy?: boolean },
+  opts: {
+    mapsDir?: string;
+    catalogPath?: string;
+    size?: number;
+    lazy?: boolean;
+    heapLimitMb?: number;
+  },
 ): Renderer {
   return configureRenderer({
     size: opts.size,
     lazy: opts.lazy,
+    heapLimitMb: opts.heapLimitMb,
     loader: {
       module: new URL("../document/mod.ts", import.meta.url).href,
       export: "loadServices",

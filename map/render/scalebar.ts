@@ -20,7 +20,7 @@ import {
   WEB_MERCATOR,
   WGS84,
 } from "../geo/projection.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { freeSurface, type Kit, makeRasterSurface, readUnpremultiplied } from "./_canvaskit.ts";
 import { Painter } from "./_painter.ts";
 import { encodeImage, type OutputFormat } from "./encode.ts";
 import { drawBar, type ScaleBarLayout, unitName } from "./_scalebar_draw.ts";
@@ -186,28 +186,18 @@ export function renderScaleBar(
 ): ScaleBarImage {
   const { ck } = kit;
   const { widthPx: w, heightPx: h } = opts;
-  const surface = ck.MakeSurface(w, h);
-  if (!surface) throw new Error(`CanvasKit could not allocate a ${w}x${h} scale bar image.`);
+  const surface = makeRasterSurface(kit, w, h, `a ${w}x${h} scale bar image`);
   const painter = new Painter(kit, opts.dpi / 72);
   try {
     const canvas = surface.getCanvas();
     const bg = opts.background;
     canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
     const layout = drawBar(canvas, painter, spec, opts.mapScale, w, h, opts.dpi);
-    const img = surface.makeImageSnapshot();
-    const rgba = img.readPixels(0, 0, {
-      width: w,
-      height: h,
-      colorType: ck.ColorType.RGBA_8888,
-      alphaType: ck.AlphaType.Unpremul,
-      colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
-    img.delete();
-    if (!rgba) throw new Error("CanvasKit could not read back the scale bar pixels.");
+    const rgba = readUnpremultiplied(kit, surface, `a ${w}x${h} scale bar image`);
     const { bytes, mime } = encodeImage(kit, rgba, w, h, opts.format, opts.quality);
     return { bytes, mime, layout };
   } finally {
     painter.dispose();
-    surface.delete();
+    freeSurface(surface);
   }
 }
