@@ -44,6 +44,7 @@ import {
   openCatalog,
   sync,
   SyncError,
+  WriterBusyError,
 } from "./data/mod.ts";
 
 /** Where the database lives unless `--db` says otherwise. */
@@ -333,8 +334,22 @@ async function importCommand(args: string[]): Promise<number> {
       console.error(`Import rejected, nothing was written: ${err.message}`);
       return 1;
     }
+    if (err instanceof WriterBusyError) {
+      console.error(`Import rejected: ${err.message}`);
+      return 1;
+    }
+    if (isSqliteError(err)) {
+      // e.g. "database or disk is full": SQLite rolled the transaction back.
+      console.error(`Import failed, nothing was written: ${(err as Error).message}.`);
+      return 1;
+    }
     throw err;
   }
+}
+
+/** Errors of SQLite itself (full disk, I/O, read-only file): a sentence, not a stack. */
+function isSqliteError(err: unknown): boolean {
+  return (err as { code?: string })?.code === "ERR_SQLITE_ERROR";
 }
 
 async function syncCommand(args: string[]): Promise<number> {

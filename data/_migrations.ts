@@ -195,7 +195,8 @@ export function migrate(db: DatabaseSync): void {
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec("COMMIT");
     } catch (err) {
-      db.exec("ROLLBACK");
+      // SQLite has already rolled back after e.g. a full disk.
+      if (db.isTransaction) db.exec("ROLLBACK");
       throw err;
     }
   }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { Catalog, openCatalog } from "./catalog.ts";
 import { type CollectionName, COLLECTIONS } from "./collections.ts";
 import { Agency, Competition, Vacancy } from "./schemas.ts";
-import { beginWrite, CatalogWriter, type WriteStats } from "./_store.ts";
+import { beginWrite, CatalogWriter, rollback, type WriteStats } from "./_store.ts";
 import {
   detectCollection,
   normalizeTimestamps,
@@ -246,7 +246,7 @@ export async function importFiles(
   try {
     const counts = emptyCounts();
     const db = catalog.db;
-    beginWrite(db);
+    beginWrite(db, catalog.path);
     try {
       // Created inside the transaction: it reads the current seq state.
       const writer = new CatalogWriter(db, opts.now);
@@ -259,7 +259,7 @@ export async function importFiles(
       db.exec("COMMIT");
       return { ...writer.stats, records: counts, revision: catalog.revision() };
     } catch (err) {
-      db.exec("ROLLBACK");
+      rollback(db);
       throw err;
     }
   } finally {

@@ -63,5 +63,6 @@ export { envelopeJson, jsonArray, toJson } from "./_json.ts";
 export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES } from "./demo.ts";
 export { haversineKm } from "./_geo.ts";
 export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";
+export { WriterBusyError } from "./_store.ts";
 export { sync, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";

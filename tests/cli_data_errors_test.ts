@@ -1,0 +1,114 @@
+/**
+ * The data commands' error paths as a user meets them: a full disk, two
+ * imports at once. Each must end in one sentence and exit code 1, never a
+ * stack trace or a misleading "cannot rollback".
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { openCatalog } from "../data/mod.ts";
+import { sampleVacancy, tempDir, writeJson } from "../data/_testing.ts";
+import { mountTmpfs, unmount } from "./_mounts.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const dec = new TextDecoder();
+
+async function runMain(
+  args: string[],
+  shellPrefix = "",
+): Promise<{ code: number; stderr: string; stdout: string }> {
+  const cmd = `${shellPrefix} exec "$0" run --allow-all "$@"`;
+  const out = await new Deno.Command("sh", {
+    args: ["-c", cmd, Deno.execPath(), MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const STACK = /^\s+at /m;
+
+/** ~12 MB of vacancies: far more than the small filesystems below hold. */
+async function bigFile(dir: string): Promise<string> {
+  return await writeJson(
+    dir,
+    "many.json",
+    Array.from({ length: 3000 }, (_, i) => sampleVacancy(i + 2)),
+  );
+}
+
+const tmpfs = mountTmpfs.probe();
+
+Deno.test({
+  name: "cli: import on a full disk (1 MiB tmpfs) reports 'database or disk is full'",
+  ignore: tmpfs !== null,
+  async fn() {
+    const { dir, cleanup } = await tempDir();
+    const mnt = `${dir}/small`;
+    try {
+      const file = await bigFile(dir);
+      await mountTmpfs(mnt, "1m");
+      try {
+        const r = await runMain(["import", file, "--db", `${mnt}/c.db`]);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, /Import failed, nothing was written: database or disk is full/);
+        assert.doesNotMatch(r.stderr, /cannot rollback/);
+        assert.doesNotMatch(r.stderr, STACK);
+      } finally {
+        await unmount(mnt);
+      }
+    } finally {
+      await cleanup();
+    }
+  },
+});
+if (tmpfs !== null) console.warn(`SKIPPED full-disk tmpfs test: ${tmpfs}`);
+
+Deno.test({
+  name: "cli: import past the file-size limit reports SQLite's own error, not a failed rollback",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const file = await bigFile(dir);
+      // 512 KiB per file; SIGXFSZ ignored so writes fail with EFBIG instead of
+      // killing the process: SQLite sees a failed write, as on a full disk.
+      const r = await runMain(
+        ["import", file, "--db", `${dir}/c.db`],
+        'trap "" XFSZ; ulimit -f 1024;',
+      );
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(
+        r.stderr,
+        /Import failed, nothing was written: (disk I\/O error|database or disk is full)/,
+      );
+      assert.doesNotMatch(r.stderr, /cannot rollback/);
+      assert.doesNotMatch(r.stderr, STACK);
+    } finally {
+      await cleanup();
+    }
+  },
+});
+
+Deno.test("cli: an import while another import writes is rejected in one sentence", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const db = `${dir}/c.db`;
+    openCatalog(db).close();
+    const file = await writeJson(dir, "v.json", [sampleVacancy(1)]);
+    const other = new DatabaseSync(db);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const r = await runMain(["import", file, "--db", db]);
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, /^Import rejected: another import is running \(or a sync\) on /);
+      assert.doesNotMatch(r.stderr, STACK);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const r = await runMain(["import", file, "--db", db]);
+    assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await cleanup();
+  }
+});
