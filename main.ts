@@ -36,6 +36,7 @@ import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
   type Catalog,
+  CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
   createDemoDatabase,
@@ -492,6 +493,10 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
+    if (err instanceof CatalogOpenError) {
+      console.error(err.message);
+      return 1;
+    }
     if (
       err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {

@@ -42,7 +42,13 @@
  *
  * @module
  */
-export { Catalog, type ListResult, openCatalog, type OpenOptions } from "./catalog.ts";
+export {
+  Catalog,
+  CatalogOpenError,
+  type ListResult,
+  openCatalog,
+  type OpenOptions,
+} from "./catalog.ts";
 export {
   type CollectionInfo,
   type CollectionName,

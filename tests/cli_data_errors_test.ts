@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openCatalog } from "../data/mod.ts";
 import { sampleVacancy, tempDir, writeJson } from "../data/_testing.ts";
-import { mountTmpfs, unmount } from "./_mounts.ts";
+import { mountTmpfs, remountReadOnly, unmount } from "./_mounts.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const dec = new TextDecoder();
@@ -108,6 +108,78 @@ Deno.test("cli: an import while another import writes is rejected in one sentenc
     }
     const r = await runMain(["import", file, "--db", db]);
     assert.equal(r.code, 0, r.stderr);
+  } finally {
+    await cleanup();
+  }
+});
+
+/** Reads a stream until `re` matches the text so far; returns all of it. */
+async function readUntil(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<string> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!re.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`output ended before ${re}: ${text}`);
+    text += value;
+  }
+  reader.releaseLock();
+  return text;
+}
+
+Deno.test({
+  name: "cli: the server starts on a database in a read-only mount and says it cannot change",
+  ignore: tmpfs !== null,
+  async fn() {
+    const { dir, cleanup } = await tempDir();
+    const mnt = `${dir}/ro`;
+    try {
+      await mountTmpfs(mnt, "64m");
+      try {
+        const made = await runMain(["demo", "--db", `${mnt}/c.db`, "--scale", "300"]);
+        assert.equal(made.code, 0, made.stderr);
+        remountReadOnly(mnt);
+        const server = new Deno.Command(Deno.execPath(), {
+          args: ["run", "--allow-all", MAIN, "serve", "--port", "0", "--host", "127.0.0.1"]
+            .concat(["--db", `${mnt}/c.db`, "--render-workers", "0"])
+            .concat(["--output-dir", `${dir}/out`, "--tiles-dir", `${dir}/tiles`]),
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
+        try {
+          const out = await readUntil(server.stdout, /Serving .* at (http:\S+) /);
+          const url = /Serving .* at (http:\S+) /.exec(out)![1];
+          const res = await fetch(`${url}api/v1/vacancies/?page_size=1`);
+          assert.equal(res.status, 200);
+          assert.equal((await res.json()).count > 0, true);
+          const err = await readUntil(server.stderr, /read-only directory/);
+          assert.match(
+            err,
+            /serving it as immutable; its data cannot change while the server runs/,
+          );
+        } finally {
+          server.kill("SIGTERM");
+          await server.status;
+          await server.stdout.cancel().catch(() => {});
+          await server.stderr.cancel().catch(() => {});
+        }
+      } finally {
+        await unmount(mnt);
+      }
+    } finally {
+      await cleanup();
+    }
+  },
+});
+
+Deno.test("cli: a database that cannot be opened is one sentence and exit code 1", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    // A directory where the file should be: SQLite's "unable to open database file".
+    await Deno.mkdir(`${dir}/c.db`);
+    const r = await runMain(["serve", "--port", "0", "--db", `${dir}/c.db`]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^The catalogue database .*c\.db cannot be opened: [^\n]+\.\n$/);
+    assert.doesNotMatch(r.stderr, STACK);
   } finally {
     await cleanup();
   }
