@@ -43,6 +43,7 @@ import {
   ImportError,
   importFiles,
   openCatalog,
+  progressBar,
   sync,
   SyncError,
   WriterBusyError,
@@ -294,11 +295,12 @@ async function demoCommand(args: string[]): Promise<void> {
   }
   mkdirSync(dirname(values.db), { recursive: true });
   const t0 = performance.now();
+  const bar = progressBar("demo data");
   const report = createDemoDatabase(values.db, {
     vacancies,
-    onProgress: (done, total) => progress("demo data", done, total),
+    onProgress: (done, total) => bar.update(done, total),
   });
-  console.error("");
+  bar.finish();
   console.log(
     `Created ${values.db}: ${report.agencies} agencies, ${report.vacancies} vacancies, ` +
       `${report.competitions} competitions, ${(report.bytes / 2 ** 20).toFixed(1)} MiB in ` +
@@ -457,15 +459,6 @@ function collectionName(raw: string): CollectionName {
 }
 
 class UsageError extends Error {}
-
-/** A one-line progress bar on stderr (redrawn in place). */
-function progress(label: string, done: number, total: number): void {
-  const width = 30;
-  const frac = total > 0 ? Math.min(1, done / total) : 1;
-  const bar = "#".repeat(Math.round(frac * width)).padEnd(width, ".");
-  const line = `\r${label} [${bar}] ${done}/${total} (${(frac * 100).toFixed(0)}%)`;
-  Deno.stderr.writeSync(new TextEncoder().encode(line));
-}
 
 /** Runs a command line; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {

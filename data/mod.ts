@@ -70,5 +70,11 @@ export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES 
 export { haversineKm } from "./_geo.ts";
 export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";
 export { WriterBusyError } from "./_store.ts";
+export {
+  type Progress,
+  progressBar,
+  type ProgressOptions,
+  type ProgressOutput,
+} from "./progress.ts";
 export { sync, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";

@@ -184,3 +184,22 @@ Deno.test("cli: a database that cannot be opened is one sentence and exit code 1
     await cleanup();
   }
 });
+
+Deno.test("cli: demo in a log (stderr not a terminal) prints plain lines, no bar redraws", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const r = await runMain(["demo", "--db", `${dir}/d.db`, "--scale", "500"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(
+      !r.stderr.includes("\r") && !r.stderr.includes("\u001b"),
+      "no carriage returns or escape codes",
+    );
+    assert.match(
+      r.stderr,
+      /^(demo data: \d+\/\d+ \(\d+%\)\n)*demo data: (\d+)\/\2 \(100%\), [\d.]+ s\n$/,
+    );
+    assert.match(r.stdout, /^Created .*d\.db: /);
+  } finally {
+    await cleanup();
+  }
+});
