@@ -5,7 +5,7 @@
  * deno task start [--port 8000] [--host 0.0.0.0] [--db var/catalog.db] [--maps DIR]
  *                 [--public-url URL] [--trust-proxy] [--access-log]
  * deno task import FILE... [--db PATH] [--collection agency|vacancy|competition]
- * deno task sync URL [--db PATH]
+ * deno task sync URL [--db PATH] [--max-pages N] [--max-records N]
  * deno task demo [--db PATH] [--scale N] [--force]
  * deno task seed-tiles --levels 0-6 [--service NAME] [--map NAME]
  * ```
@@ -45,6 +45,7 @@ import {
   openCatalog,
   progressBar,
   sync,
+  SYNC_DEFAULTS,
   SyncError,
   WriterBusyError,
 } from "./data/mod.ts";
@@ -196,7 +197,7 @@ const USAGE = `Usage:
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
-  main.ts sync URL [--db PATH]
+  main.ts sync URL [--db PATH] [--max-pages N] [--max-records N]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
   main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]`;
 
@@ -359,16 +360,29 @@ async function syncCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { db: { type: "string", default: DEFAULT_DB } },
+    options: {
+      db: { type: "string", default: DEFAULT_DB },
+      "max-pages": { type: "string", default: String(SYNC_DEFAULTS.maxPages) },
+      "max-records": { type: "string", default: String(SYNC_DEFAULTS.maxRecords) },
+    },
   });
   if (positionals.length !== 1) throw new UsageError("sync needs exactly one URL.");
   const url = positionals[0];
   if (!/^https?:\/\/[^\s/]+/.test(url)) {
     throw new UsageError(`sync needs an http(s) URL, got "${url}".`);
   }
+  const cap = (flag: "max-pages" | "max-records") => {
+    const raw = values[flag];
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      throw new UsageError(`--${flag} must be a positive whole number, got "${raw}".`);
+    }
+    return Number(raw);
+  };
+  const maxPages = cap("max-pages");
+  const maxRecords = cap("max-records");
   mkdirSync(dirname(values.db), { recursive: true });
   try {
-    const r = await sync(url, { target: values.db, progress: true });
+    const r = await sync(url, { target: values.db, progress: true, maxPages, maxRecords });
     const read = Object.entries(r.records as Record<string, number>).map(([c, n]) => `${n} ${c}`);
     console.log(
       `Synced ${read.join(", ")} from ${url} into ${values.db}: ${r.inserted} inserted, ` +
@@ -376,8 +390,15 @@ async function syncCommand(args: string[]): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof SyncError || err instanceof ImportError) {
-      console.error(`Sync failed, nothing was written: ${err.message}`);
+    if (err instanceof SyncError && err.committed > 0) {
+      console.error(`Sync stopped: ${err.message}`);
+      return 1;
+    }
+    if (
+      err instanceof SyncError || err instanceof ImportError || err instanceof WriterBusyError ||
+      isSqliteError(err)
+    ) {
+      console.error(`Sync failed, nothing was written: ${(err as Error).message}`);
       return 1;
     }
     throw err;

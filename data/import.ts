@@ -59,17 +59,23 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 const SCHEMAS = { agencies: Agency, vacancies: Vacancy, competitions: Competition } as const;
 
+/** A record that passed validation, with its collection. */
+export type ValidRecord =
+  | { collection: "agencies"; record: Agency }
+  | { collection: "vacancies"; record: Vacancy }
+  | { collection: "competitions"; record: Competition };
+
 /**
- * Validates and writes records into an open writer. Shared by file import and sync.
+ * Validates records without writing them (sync validates a page before it
+ * takes the write lock).
  * @throws ImportError naming the source, record index, field path and problem.
  */
-export function writeRecords(
-  writer: CatalogWriter,
+export function validateRecords(
   source: string,
   records: Iterable<RawRecord>,
   forced: CollectionName | undefined,
-  counts: Record<CollectionName, number>,
-): void {
+): ValidRecord[] {
+  const out: ValidRecord[] = [];
   for (const rec of records) {
     const where = `${source}: record ${rec.index}${rec.line ? ` (line ${rec.line})` : ""}`;
     const collection = forced ?? detectCollection(rec.value);
@@ -93,11 +99,37 @@ export function writeRecords(
         path,
       );
     }
-    if (collection === "agencies") writer.putAgency(parsed.data as Agency);
-    else if (collection === "vacancies") writer.putVacancy(parsed.data as Vacancy);
-    else writer.putCompetition(parsed.data as Competition);
-    counts[collection]++;
+    out.push({ collection, record: parsed.data } as ValidRecord);
   }
+  return out;
+}
+
+/** Writes validated records into an open writer, counting them per collection. */
+export function putRecords(
+  writer: CatalogWriter,
+  records: readonly ValidRecord[],
+  counts: Record<CollectionName, number>,
+): void {
+  for (const r of records) {
+    if (r.collection === "agencies") writer.putAgency(r.record);
+    else if (r.collection === "vacancies") writer.putVacancy(r.record);
+    else writer.putCompetition(r.record);
+    counts[r.collection]++;
+  }
+}
+
+/**
+ * Validates and writes records into an open writer.
+ * @throws ImportError naming the source, record index, field path and problem.
+ */
+export function writeRecords(
+  writer: CatalogWriter,
+  source: string,
+  records: Iterable<RawRecord>,
+  forced: CollectionName | undefined,
+  counts: Record<CollectionName, number>,
+): void {
+  putRecords(writer, validateRecords(source, records, forced), counts);
 }
 
 /** Turns shape problems into ImportErrors naming the file. */

@@ -19,7 +19,8 @@
  *   page, single record or NDJSON; all files in one transaction; `ImportError`
  *   names file, record index (and line), field path and problem.
  * - `await sync(baseUrl, { target, progress?, retries? })`: agencies, then every
- *   `next` page of vacancies and competitions, one transaction.
+ *   `next` page of vacancies and competitions, validated a page at a time and
+ *   committed in batches; caps on pages, records and page size; cycles stop it.
  *
  * Decisions the README should state:
  * - Only published records (`is_public` and not `is_removed`) are listed or
@@ -76,5 +77,5 @@ export {
   type ProgressOptions,
   type ProgressOutput,
 } from "./progress.ts";
-export { sync, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
+export { sync, SYNC_DEFAULTS, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";

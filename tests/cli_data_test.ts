@@ -203,3 +203,35 @@ Deno.test("cli: demo in a log (stderr not a terminal) prints plain lines, no bar
     await cleanup();
   }
 });
+
+Deno.test("cli: sync from an endless upstream stops at --max-pages with one sentence, no bar redraws", async () => {
+  const { dir, cleanup } = await tempDir();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === "/api/v1/agencies/for_vacancies/") return Response.json([]);
+    const n = Number(url.searchParams.get("page") ?? "1");
+    return Response.json({
+      count: 1e9,
+      next: `${url.origin}${url.pathname}?page=${n + 1}`,
+      previous: null,
+      results: [sampleVacancy(n)],
+    });
+  });
+  try {
+    const base = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
+    const r = await runMain(["sync", base, "--db", `${dir}/m.db`, "--max-pages", "40"]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      /^Sync failed, nothing was written: \S+page=41: vacancies has more than 40 pages \(the --max-pages cap\)/m,
+    );
+    assert.ok(!r.stderr.includes("\r"), "plain lines in a log");
+    assert.doesNotMatch(r.stderr, STACK);
+    const bad = await runMain(["sync", base, "--max-pages", "lots"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--max-pages must be a positive whole number, got "lots"/);
+  } finally {
+    await server.shutdown();
+    await cleanup();
+  }
+});
