@@ -324,7 +324,11 @@ async function importCommand(args: string[]): Promise<number> {
     : collectionName(values.collection);
   mkdirSync(dirname(values.db), { recursive: true });
   try {
-    const r = await importFiles(values.db, positionals, { collection });
+    const bar = progressBar("import");
+    const r = await importFiles(values.db, positionals, {
+      collection,
+      onProgress: (n) => bar.update(n, 0, "records"),
+    }).finally(() => bar.finish());
     const read = Object.entries(r.records as Record<string, number>).filter(([, n]) => n > 0).map((
       [c, n],
     ) => `${n} ${c}`);

@@ -23,6 +23,8 @@ export interface ImportOptions {
   collection?: CollectionName;
   /** Time written to change_log and meta.last_modified (default: now). */
   now?: Date;
+  /** Called after each batch of records with the number read so far. */
+  onProgress?: (records: number) => void;
 }
 
 /** Counts of one import call. */
@@ -285,6 +287,7 @@ export async function importFiles(
       for (const file of files) {
         for await (const batch of fileBatches(file)) {
           writeRecords(writer, file, batch, opts.collection, counts);
+          opts.onProgress?.(counts.agencies + counts.vacancies + counts.competitions);
         }
       }
       writer.finish();

@@ -86,7 +86,7 @@ export function progressBar(label: string, opts: ProgressOptions = {}): Progress
       const t = now();
       if (t - lastWrite < (tty ? TTY_REDRAW_MS : interval)) return;
       lastWrite = t;
-      const tail = detail ? `  ${detail}` : "";
+      const tail = detail ? `${total > 0 ? "  " : " "}${detail}` : "";
       if (tty) {
         // Clear to the end of the line: a shorter line must not leave old text.
         write(`\r${label} ${bar(done, total)} ${counts(done, total)}${tail}\x1b[K`);
@@ -99,7 +99,7 @@ export function progressBar(label: string, opts: ProgressOptions = {}): Progress
       if (finished) return;
       finished = true;
       const secs = ((now() - started) / 1000).toFixed(1);
-      const tail = last.detail ? `  ${last.detail}` : "";
+      const tail = last.detail ? `${last.total > 0 ? "  " : " "}${last.detail}` : "";
       const text = summary ?? `${label}: ${counts(last.done, last.total)}${tail}, ${secs} s`;
       if (tty && drawn) write(`\r${text}\x1b[K\n`);
       else write(`${text}\n`);

@@ -235,3 +235,16 @@ Deno.test("cli: sync from an endless upstream stops at --max-pages with one sent
     await cleanup();
   }
 });
+
+Deno.test("cli: import in a log ends with one plain summary line of the records read", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const file = await writeJson(dir, "v.json", [sampleVacancy(1), sampleVacancy(2)]);
+    const r = await runMain(["import", file, "--db", `${dir}/c.db`]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^import: 2 records, [\d.]+ s\n$/);
+    assert.match(r.stdout, /^Imported 2 vacancies into /);
+  } finally {
+    await cleanup();
+  }
+});
