@@ -328,7 +328,10 @@ async function importCommand(args: string[]): Promise<number> {
     const r = await importFiles(values.db, positionals, {
       collection,
       onProgress: (n) => bar.update(n, 0, "records"),
-    }).finally(() => bar.finish());
+    }).then((r) => (bar.finish(), r), (err) => {
+      bar.stop();
+      throw err;
+    });
     const read = Object.entries(r.records as Record<string, number>).filter(([, n]) => n > 0).map((
       [c, n],
     ) => `${n} ${c}`);

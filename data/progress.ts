@@ -31,6 +31,8 @@ export interface Progress {
   update(done: number, total: number, detail?: string): void;
   /** Ends the display with a summary line (default: the last counts and the time taken). */
   finish(summary?: string): void;
+  /** Ends the display without a summary (the work failed): only ends a drawn bar's line. */
+  stop(): void;
 }
 
 const WIDTH = 30;
@@ -103,6 +105,11 @@ export function progressBar(label: string, opts: ProgressOptions = {}): Progress
       const text = summary ?? `${label}: ${counts(last.done, last.total)}${tail}, ${secs} s`;
       if (tty && drawn) write(`\r${text}\x1b[K\n`);
       else write(`${text}\n`);
+    },
+    stop() {
+      if (finished) return;
+      finished = true;
+      if (tty && drawn) write("\n");
     },
   };
 }

@@ -53,6 +53,11 @@ Deno.test("progress: a short run in a log prints only the summary; unknown total
   bar.update(8, 0);
   bar.finish();
   assert.deepEqual(c.chunks, ["demo data: 7 records written.\n"]);
+  const failed = progressBar("import", { out: c.out, now: () => clock });
+  failed.update(1, 0);
+  failed.stop();
+  failed.finish();
+  assert.equal(c.chunks.length, 1, "a stopped display in a log prints nothing more");
 });
 
 Deno.test("progress: on a terminal the bar is redrawn in place, at most every 100 ms", () => {

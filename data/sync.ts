@@ -152,9 +152,13 @@ class BatchWriter {
 function progressOf(opts: SyncOptions): {
   update: SyncProgress;
   finish: (c: CollectionName) => void;
+  stop: () => void;
 } {
-  if (opts.progress === false) return { update: () => {}, finish: () => {} };
-  if (typeof opts.progress === "function") return { update: opts.progress, finish: () => {} };
+  const none = () => {};
+  if (opts.progress === false) return { update: none, finish: none, stop: none };
+  if (typeof opts.progress === "function") {
+    return { update: opts.progress, finish: none, stop: none };
+  }
   const bars = new Map<CollectionName, Progress>();
   const bar = (c: CollectionName) => {
     let b = bars.get(c);
@@ -164,6 +168,8 @@ function progressOf(opts: SyncOptions): {
   return {
     update: (c, done, total) => bar(c).update(done, total, "pages"),
     finish: (c) => bar(c).finish(),
+    // A failed sync ends a half-drawn bar's line before the error is printed.
+    stop: () => bars.forEach((b) => b.stop()),
   };
 }
 
@@ -290,6 +296,7 @@ export async function sync(baseUrl: string, opts: SyncOptions): Promise<ImportRe
     await batch.flush();
     return { ...batch.stats, records: batch.counts, revision: catalog.revision() };
   } catch (err) {
+    progress.stop();
     if (batch.committed === 0) throw err;
     const url = err instanceof SyncError ? err.url : baseUrl;
     throw new SyncError(
