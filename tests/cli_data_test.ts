@@ -248,3 +248,27 @@ Deno.test("cli: import in a log ends with one plain summary line of the records 
     await cleanup();
   }
 });
+
+Deno.test("cli: two imports started together into a new database both end cleanly", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const db = `${dir}/new.db`;
+    const a = await writeJson(dir, "a.json", [sampleVacancy(1)]);
+    const b = await writeJson(dir, "b.json", [sampleVacancy(2)]);
+    const runs = await Promise.all([
+      runMain(["import", a, "--db", db]),
+      runMain(["import", b, "--db", db]),
+      runMain(["import", a, b, "--db", db]),
+    ]);
+    for (const r of runs) {
+      assert.doesNotMatch(r.stderr, STACK);
+      if (r.code !== 0) {
+        assert.equal(r.code, 1);
+        assert.match(r.stderr, /Import rejected: another import is running/);
+      }
+    }
+    assert.ok(runs.some((r) => r.code === 0));
+  } finally {
+    await cleanup();
+  }
+});
