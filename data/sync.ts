@@ -37,7 +37,7 @@ export type SyncProgress = (
 export const SYNC_DEFAULTS = {
   maxPages: 10_000,
   maxRecords: 1_000_000,
-  batchRecords: 2_000,
+  batchRecords: 1_000,
   writeWaitMs: 60_000,
 } as const;
 
@@ -55,7 +55,7 @@ export interface SyncOptions extends Omit<FetchJsonOptions, "maxBodyBytes"> {
   maxRecords?: number;
   /** Largest page body in bytes (default 64 MiB); larger is an error. */
   maxPageBytes?: number;
-  /** Records validated before they are written in one transaction (default 2000). */
+  /** Records validated before they are written in one transaction (default 1000). */
   batchRecords?: number;
   /** How long a batch waits for another writer (an import) to finish, in ms (default 60000). */
   writeWaitMs?: number;
