@@ -5,7 +5,7 @@
  * deno task start [--port 8000] [--host 0.0.0.0] [--db var/catalog.db] [--maps DIR]
  *                 [--public-url URL] [--trust-proxy] [--access-log]
  * deno task import FILE... [--db PATH] [--collection agency|vacancy|competition]
- * deno task sync URL [--db PATH]
+ * deno task sync URL [--db PATH] [--max-pages N] [--max-records N]
  * deno task demo [--db PATH] [--scale N] [--force]
  * deno task seed-tiles --levels 0-6 [--service NAME] [--map NAME]
  * ```
@@ -37,14 +37,18 @@ import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
   type Catalog,
+  CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
   createDemoDatabase,
   ImportError,
   importFiles,
   openCatalog,
+  progressBar,
   sync,
+  SYNC_DEFAULTS,
   SyncError,
+  WriterBusyError,
 } from "./data/mod.ts";
 
 /** Where the database lives unless `--db` says otherwise. */
@@ -200,7 +204,7 @@ const USAGE = `Usage:
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES] [--render-heap-mb N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
-  main.ts sync URL [--db PATH]
+  main.ts sync URL [--db PATH] [--max-pages N] [--max-records N]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
   main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]`;
 
@@ -307,11 +311,12 @@ async function demoCommand(args: string[]): Promise<void> {
   }
   mkdirSync(dirname(values.db), { recursive: true });
   const t0 = performance.now();
+  const bar = progressBar("demo data");
   const report = createDemoDatabase(values.db, {
     vacancies,
-    onProgress: (done, total) => progress("demo data", done, total),
+    onProgress: (done, total) => bar.update(done, total),
   });
-  console.error("");
+  bar.finish();
   console.log(
     `Created ${values.db}: ${report.agencies} agencies, ${report.vacancies} vacancies, ` +
       `${report.competitions} competitions, ${(report.bytes / 2 ** 20).toFixed(1)} MiB in ` +
@@ -334,7 +339,14 @@ async function importCommand(args: string[]): Promise<number> {
     : collectionName(values.collection);
   mkdirSync(dirname(values.db), { recursive: true });
   try {
-    const r = await importFiles(values.db, positionals, { collection });
+    const bar = progressBar("import");
+    const r = await importFiles(values.db, positionals, {
+      collection,
+      onProgress: (n) => bar.update(n, 0, "records"),
+    }).then((r) => (bar.finish(), r), (err) => {
+      bar.stop();
+      throw err;
+    });
     const read = Object.entries(r.records as Record<string, number>).filter(([, n]) => n > 0).map((
       [c, n],
     ) => `${n} ${c}`);
@@ -348,24 +360,51 @@ async function importCommand(args: string[]): Promise<number> {
       console.error(`Import rejected, nothing was written: ${err.message}`);
       return 1;
     }
+    if (err instanceof WriterBusyError) {
+      console.error(`Import rejected: ${err.message}`);
+      return 1;
+    }
+    if (isSqliteError(err)) {
+      // e.g. "database or disk is full": SQLite rolled the transaction back.
+      console.error(`Import failed, nothing was written: ${(err as Error).message}.`);
+      return 1;
+    }
     throw err;
   }
+}
+
+/** Errors of SQLite itself (full disk, I/O, read-only file): a sentence, not a stack. */
+function isSqliteError(err: unknown): boolean {
+  return (err as { code?: string })?.code === "ERR_SQLITE_ERROR";
 }
 
 async function syncCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { db: { type: "string", default: DEFAULT_DB } },
+    options: {
+      db: { type: "string", default: DEFAULT_DB },
+      "max-pages": { type: "string", default: String(SYNC_DEFAULTS.maxPages) },
+      "max-records": { type: "string", default: String(SYNC_DEFAULTS.maxRecords) },
+    },
   });
   if (positionals.length !== 1) throw new UsageError("sync needs exactly one URL.");
   const url = positionals[0];
   if (!/^https?:\/\/[^\s/]+/.test(url)) {
     throw new UsageError(`sync needs an http(s) URL, got "${url}".`);
   }
+  const cap = (flag: "max-pages" | "max-records") => {
+    const raw = values[flag];
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+      throw new UsageError(`--${flag} must be a positive whole number, got "${raw}".`);
+    }
+    return Number(raw);
+  };
+  const maxPages = cap("max-pages");
+  const maxRecords = cap("max-records");
   mkdirSync(dirname(values.db), { recursive: true });
   try {
-    const r = await sync(url, { target: values.db, progress: true });
+    const r = await sync(url, { target: values.db, progress: true, maxPages, maxRecords });
     const read = Object.entries(r.records as Record<string, number>).map(([c, n]) => `${n} ${c}`);
     console.log(
       `Synced ${read.join(", ")} from ${url} into ${values.db}: ${r.inserted} inserted, ` +
@@ -373,8 +412,15 @@ async function syncCommand(args: string[]): Promise<number> {
     );
     return 0;
   } catch (err) {
-    if (err instanceof SyncError || err instanceof ImportError) {
-      console.error(`Sync failed, nothing was written: ${err.message}`);
+    if (err instanceof SyncError && err.committed > 0) {
+      console.error(`Sync stopped: ${err.message}`);
+      return 1;
+    }
+    if (
+      err instanceof SyncError || err instanceof ImportError || err instanceof WriterBusyError ||
+      isSqliteError(err)
+    ) {
+      console.error(`Sync failed, nothing was written: ${(err as Error).message}`);
       return 1;
     }
     throw err;
@@ -457,15 +503,6 @@ function collectionName(raw: string): CollectionName {
 
 class UsageError extends Error {}
 
-/** A one-line progress bar on stderr (redrawn in place). */
-function progress(label: string, done: number, total: number): void {
-  const width = 30;
-  const frac = total > 0 ? Math.min(1, done / total) : 1;
-  const bar = "#".repeat(Math.round(frac * width)).padEnd(width, ".");
-  const line = `\r${label} [${bar}] ${done}/${total} (${(frac * 100).toFixed(0)}%)`;
-  Deno.stderr.writeSync(new TextEncoder().encode(line));
-}
-
 /** Runs a command line; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {
   const [command = "serve", ...rest] = argv[0]?.startsWith("-") ? ["serve", ...argv] : argv;
@@ -492,6 +529,10 @@ export async function run(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (err) {
+    if (err instanceof CatalogOpenError) {
+      console.error(err.message);
+      return 1;
+    }
     if (
       err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
     ) {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { beginWrite, rollback } from "./_store.ts";
 
 /** Each entry moves the schema from version i to i + 1. */
 const MIGRATIONS: readonly string[] = [
@@ -189,13 +190,18 @@ export function migrate(db: DatabaseSync): void {
     );
   }
   for (let v = current; v < SCHEMA_VERSION; v++) {
-    db.exec("BEGIN IMMEDIATE");
+    beginWrite(db);
     try {
+      // Another process (a second import) may have migrated while we waited for the lock.
+      if (schemaVersion(db) > v) {
+        db.exec("COMMIT");
+        continue;
+      }
       db.exec(MIGRATIONS[v]);
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec("COMMIT");
     } catch (err) {
-      db.exec("ROLLBACK");
+      rollback(db);
       throw err;
     }
   }

@@ -401,20 +401,41 @@ function renumber(db: DatabaseSync, table: Table, fromId: number): void {
 }
 
 /**
- * Starts the write transaction, turning SQLite's "database is locked" (another
- * import or sync still writing after the busy timeout) into a sentence.
+ * Another import or sync holds the write lock (SQLite stayed busy for the
+ * whole busy timeout). Nothing was written.
  */
-export function beginWrite(db: DatabaseSync): void {
+export class WriterBusyError extends Error {
+  /** `path` is the database file. */
+  constructor(readonly path: string) {
+    super(
+      `another import is running (or a sync) on ${path}; nothing was written. Try again when it has finished.`,
+    );
+    this.name = "WriterBusyError";
+  }
+}
+
+/**
+ * Starts the write transaction, turning SQLite's "database is locked" (another
+ * import or sync still writing after the busy timeout) into a
+ * {@linkcode WriterBusyError}.
+ */
+export function beginWrite(db: DatabaseSync, path = "the catalogue database"): void {
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (err) {
-    if (/locked|busy/i.test((err as Error).message)) {
-      throw new Error(
-        "The catalogue database is being written by another import or sync; try again when it has finished.",
-      );
-    }
+    if (/locked|busy/i.test((err as Error).message)) throw new WriterBusyError(path);
     throw err;
   }
+}
+
+/**
+ * Rolls back the open transaction, if there still is one: on errors such as
+ * SQLITE_FULL ("database or disk is full") or SQLITE_IOERR SQLite has already
+ * rolled back by itself, and a second ROLLBACK would fail with "no transaction
+ * is active" and hide the real error.
+ */
+export function rollback(db: DatabaseSync): void {
+  if (db.isTransaction) db.exec("ROLLBACK");
 }
 
 /**
@@ -428,7 +449,7 @@ export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
     db.exec("COMMIT");
     return result;
   } catch (err) {
-    db.exec("ROLLBACK");
+    rollback(db);
     throw err;
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { pathToFileURL } from "node:url";
 import type { CollectionName, ListCollection } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
@@ -16,6 +17,79 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Page cache in KiB (default 16 MiB read-only, 64 MiB read-write). */
   cacheKiB?: number;
+  /** Where to say that a read-only database is served as immutable (default `console.warn`). */
+  onNotice?: (message: string) => void;
+}
+
+/** The catalogue database cannot be opened; the message says why and what to do. */
+export class CatalogOpenError extends Error {
+  /** `path` is the database file. */
+  constructor(message: string, readonly path: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "CatalogOpenError";
+  }
+}
+
+/**
+ * Opens `path` read-only. A WAL database needs its `-shm` file, which SQLite
+ * cannot create in a read-only directory (a read-only mount): there, with no
+ * pending `-wal` content, the file is opened `immutable=1`, which reads it
+ * without any locking or shared memory. Nothing can change it while the
+ * mount is read-only, so no update is missed.
+ */
+function openReadonly(path: string, notice: (message: string) => void): DatabaseSync {
+  let first: Error;
+  try {
+    const db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+    try {
+      // Reading the schema opens the WAL index: this is where a read-only directory fails.
+      db.prepare("SELECT count(*) AS n FROM sqlite_schema").get();
+      return db;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  } catch (err) {
+    first = err as Error;
+  }
+  if (!/unable to open|readonly|read-only/i.test(first.message)) {
+    throw new CatalogOpenError(
+      `The catalogue database ${path} cannot be opened: ${first.message}.`,
+      path,
+      { cause: first },
+    );
+  }
+  let walBytes = 0;
+  try {
+    walBytes = Deno.statSync(`${path}-wal`).size;
+  } catch { /* no WAL file: nothing pending */ }
+  if (walBytes > 0) {
+    throw new CatalogOpenError(
+      `The catalogue database ${path} cannot be opened read-only: ${first.message}, and its ` +
+        `write-ahead log (${path}-wal) holds changes that need a writable directory. Open it ` +
+        `once where it can be written (e.g. run an import of nothing) or make the directory writable.`,
+      path,
+      { cause: first },
+    );
+  }
+  const uri = pathToFileURL(path);
+  uri.search = "?immutable=1";
+  try {
+    const db = new DatabaseSync(uri, { readOnly: true });
+    db.prepare("SELECT count(*) AS n FROM sqlite_schema").get();
+    notice(
+      `${path} is in a read-only directory: serving it as immutable; its data cannot change ` +
+        `while the server runs.`,
+    );
+    return db;
+  } catch (err) {
+    throw new CatalogOpenError(
+      `The catalogue database ${path} cannot be opened: ${first.message} (check the path and ` +
+        `that the file is readable).`,
+      path,
+      { cause: err },
+    );
+  }
 }
 
 /** One page of a list: the total count and the page's serialized records. */
@@ -267,10 +341,15 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     try {
       Deno.statSync(path);
     } catch {
-      throw new Error(`The catalogue database ${path} does not exist; create it first.`);
+      throw new CatalogOpenError(
+        `The catalogue database ${path} does not exist; create it first.`,
+        path,
+      );
     }
   }
-  const db = new DatabaseSync(path, { readOnly: readonly, timeout: 5000 });
+  const db = readonly
+    ? openReadonly(path, opts.onNotice ?? ((m) => console.warn(m)))
+    : new DatabaseSync(path, { timeout: 5000 });
   try {
     const cacheKiB = opts.cacheKiB ?? (readonly ? 16 * 1024 : 64 * 1024);
     db.exec(`PRAGMA cache_size = -${Math.max(1024, Math.floor(cacheKiB))}`);
@@ -280,8 +359,9 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     if (readonly) {
       const v = schemaVersion(db);
       if (v !== SCHEMA_VERSION) {
-        throw new Error(
+        throw new CatalogOpenError(
           `The catalogue database ${path} has schema version ${v}, expected ${SCHEMA_VERSION}; open it once read-write (e.g. run an import) to migrate.`,
+          path,
         );
       }
       db.exec("PRAGMA query_only = ON");

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { Catalog, openCatalog } from "./catalog.ts";
 import { type CollectionName, COLLECTIONS } from "./collections.ts";
 import { Agency, Competition, Vacancy } from "./schemas.ts";
-import { beginWrite, CatalogWriter, type WriteStats } from "./_store.ts";
+import { beginWrite, CatalogWriter, rollback, type WriteStats } from "./_store.ts";
 import {
   detectCollection,
   normalizeTimestamps,
@@ -23,6 +23,8 @@ export interface ImportOptions {
   collection?: CollectionName;
   /** Time written to change_log and meta.last_modified (default: now). */
   now?: Date;
+  /** Called after each batch of records with the number read so far. */
+  onProgress?: (records: number) => void;
 }
 
 /** Counts of one import call. */
@@ -59,17 +61,23 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 const SCHEMAS = { agencies: Agency, vacancies: Vacancy, competitions: Competition } as const;
 
+/** A record that passed validation, with its collection. */
+export type ValidRecord =
+  | { collection: "agencies"; record: Agency }
+  | { collection: "vacancies"; record: Vacancy }
+  | { collection: "competitions"; record: Competition };
+
 /**
- * Validates and writes records into an open writer. Shared by file import and sync.
+ * Validates records without writing them (sync validates a page before it
+ * takes the write lock).
  * @throws ImportError naming the source, record index, field path and problem.
  */
-export function writeRecords(
-  writer: CatalogWriter,
+export function validateRecords(
   source: string,
   records: Iterable<RawRecord>,
   forced: CollectionName | undefined,
-  counts: Record<CollectionName, number>,
-): void {
+): ValidRecord[] {
+  const out: ValidRecord[] = [];
   for (const rec of records) {
     const where = `${source}: record ${rec.index}${rec.line ? ` (line ${rec.line})` : ""}`;
     const collection = forced ?? detectCollection(rec.value);
@@ -93,11 +101,37 @@ export function writeRecords(
         path,
       );
     }
-    if (collection === "agencies") writer.putAgency(parsed.data as Agency);
-    else if (collection === "vacancies") writer.putVacancy(parsed.data as Vacancy);
-    else writer.putCompetition(parsed.data as Competition);
-    counts[collection]++;
+    out.push({ collection, record: parsed.data } as ValidRecord);
   }
+  return out;
+}
+
+/** Writes validated records into an open writer, counting them per collection. */
+export function putRecords(
+  writer: CatalogWriter,
+  records: readonly ValidRecord[],
+  counts: Record<CollectionName, number>,
+): void {
+  for (const r of records) {
+    if (r.collection === "agencies") writer.putAgency(r.record);
+    else if (r.collection === "vacancies") writer.putVacancy(r.record);
+    else writer.putCompetition(r.record);
+    counts[r.collection]++;
+  }
+}
+
+/**
+ * Validates and writes records into an open writer.
+ * @throws ImportError naming the source, record index, field path and problem.
+ */
+export function writeRecords(
+  writer: CatalogWriter,
+  source: string,
+  records: Iterable<RawRecord>,
+  forced: CollectionName | undefined,
+  counts: Record<CollectionName, number>,
+): void {
+  putRecords(writer, validateRecords(source, records, forced), counts);
 }
 
 /** Turns shape problems into ImportErrors naming the file. */
@@ -246,20 +280,21 @@ export async function importFiles(
   try {
     const counts = emptyCounts();
     const db = catalog.db;
-    beginWrite(db);
+    beginWrite(db, catalog.path);
     try {
       // Created inside the transaction: it reads the current seq state.
       const writer = new CatalogWriter(db, opts.now);
       for (const file of files) {
         for await (const batch of fileBatches(file)) {
           writeRecords(writer, file, batch, opts.collection, counts);
+          opts.onProgress?.(counts.agencies + counts.vacancies + counts.competitions);
         }
       }
       writer.finish();
       db.exec("COMMIT");
       return { ...writer.stats, records: counts, revision: catalog.revision() };
     } catch (err) {
-      db.exec("ROLLBACK");
+      rollback(db);
       throw err;
     }
   } finally {

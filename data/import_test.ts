@@ -295,7 +295,7 @@ Deno.test("import: a database held by another writer gives a sentence, not SQLIT
     const catalog = openCatalog(path);
     catalog.db.exec("PRAGMA busy_timeout = 50");
     const file = await writeJson(dir, "v.json", [sampleVacancy(1)]);
-    await assert.rejects(importFiles(catalog, [file]), /being written by another import or sync/);
+    await assert.rejects(importFiles(catalog, [file]), /another import is running/);
     other.exec("ROLLBACK");
     other.close();
     assert.equal((await importFiles(catalog, [file])).inserted, 1);

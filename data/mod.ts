@@ -19,7 +19,8 @@
  *   page, single record or NDJSON; all files in one transaction; `ImportError`
  *   names file, record index (and line), field path and problem.
  * - `await sync(baseUrl, { target, progress?, retries? })`: agencies, then every
- *   `next` page of vacancies and competitions, one transaction.
+ *   `next` page of vacancies and competitions, validated a page at a time and
+ *   committed in batches; caps on pages, records and page size; cycles stop it.
  *
  * Decisions the README should state:
  * - Only published records (`is_public` and not `is_removed`) are listed or
@@ -42,7 +43,13 @@
  *
  * @module
  */
-export { Catalog, type ListResult, openCatalog, type OpenOptions } from "./catalog.ts";
+export {
+  Catalog,
+  CatalogOpenError,
+  type ListResult,
+  openCatalog,
+  type OpenOptions,
+} from "./catalog.ts";
 export {
   type CollectionInfo,
   type CollectionName,
@@ -63,5 +70,12 @@ export { envelopeJson, jsonArray, toJson } from "./_json.ts";
 export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES } from "./demo.ts";
 export { haversineKm } from "./_geo.ts";
 export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";
-export { sync, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
+export { WriterBusyError } from "./_store.ts";
+export {
+  type Progress,
+  progressBar,
+  type ProgressOptions,
+  type ProgressOutput,
+} from "./progress.ts";
+export { sync, SYNC_DEFAULTS, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";

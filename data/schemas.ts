@@ -9,6 +9,14 @@
  * @module
  */
 import { z } from "zod";
+import {
+  calendarDate,
+  coordinateText,
+  latitude,
+  longitude,
+  salaryAmount,
+  timestamp as timestampRule,
+} from "./values.ts";
 
 /** `YYYY-MM-DDTHH:MM:SS.ffffff`: local time, exactly six fraction digits, no zone. */
 export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -21,13 +29,15 @@ export const COORD_RE = /^-?\d{1,3}(\.\d+)?$/;
 
 function timestamp(what: string) {
   return z.string().regex(TIMESTAMP_RE, "expected a timestamp YYYY-MM-DDTHH:MM:SS.ffffff")
+    .refine(timestampRule.test, timestampRule.message)
     .describe(`${what}: local date-time with microseconds, no zone (YYYY-MM-DDTHH:MM:SS.ffffff).`);
 }
 
 function date(what: string) {
-  return z.string().regex(DATE_RE, "expected a date YYYY-MM-DD").describe(
-    `${what} (YYYY-MM-DD).`,
-  );
+  return z.string().regex(DATE_RE, "expected a date YYYY-MM-DD")
+    .refine(calendarDate.test, calendarDate.message).describe(
+      `${what} (YYYY-MM-DD).`,
+    );
 }
 
 function id(what: string) {
@@ -44,7 +54,14 @@ function html(what: string) {
 
 function money(what: string) {
   return z.string().regex(MONEY_RE, "expected a decimal string with two fraction digits")
+    .refine(salaryAmount.test, salaryAmount.message)
     .nullable().describe(`${what}: decimal string with two fraction digits, or null.`);
+}
+
+function coordinate(range: typeof latitude) {
+  const rule = coordinateText(range);
+  return z.string().regex(COORD_RE, "expected decimal degrees").or(z.literal(""))
+    .refine(rule.test, rule.message);
 }
 
 /** A university that cooperates with an agency. */
@@ -186,10 +203,12 @@ export const Competition = z.object({
   contact_phone: text("Phone of the contact person."),
   publish_date: date("Publication date"),
   document_reception_address: html("Address where documents are received,"),
-  document_reception_map_latitude: z.string().regex(COORD_RE, "expected decimal degrees")
-    .or(z.literal("")).describe("Latitude of the reception address, decimal degrees."),
-  document_reception_map_longitude: z.string().regex(COORD_RE, "expected decimal degrees")
-    .or(z.literal("")).describe("Longitude of the reception address, decimal degrees."),
+  document_reception_map_latitude: coordinate(latitude).describe(
+    "Latitude of the reception address, decimal degrees (-90 to 90), or empty.",
+  ),
+  document_reception_map_longitude: coordinate(longitude).describe(
+    "Longitude of the reception address, decimal degrees (-180 to 180), or empty.",
+  ),
   document_reception_time: html("Reception hours,"),
   document_reception_deadline: html("Reception deadline,"),
   document_reception_finished: date("Date the document reception ends"),

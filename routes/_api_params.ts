@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { pythonInt, type QueryPairs } from "./_querystring.ts";
+import { calendarDate, latitude, longitude, salaryAmount } from "../data/values.ts";
 
 /** Default and maximum page sizes. */
 export const PAGE_SIZE = 10;
@@ -70,21 +71,18 @@ const idList = z.string().trim().regex(
   .transform((s) => s.split(",").map((x) => Number(x.trim())));
 const decimal = z.string().trim().regex(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, "expected a number")
   .transform(Number);
+// Dates, coordinates and salaries follow the same rules as imported records
+// (data/values.ts), so a filter can express every value the data can hold.
 const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, "expected a date YYYY-MM-DD")
-  .refine(
-    (s) =>
-      !Number.isNaN(Date.parse(s + "T00:00:00Z")) &&
-      new Date(s + "T00:00:00Z").toISOString().startsWith(s),
-    "not a valid calendar date",
-  );
+  .refine(calendarDate.test, calendarDate.message);
+const salary = z.string().trim().regex(/^[+-]?(\d+(\.\d*)?|\.\d+)$/, "expected a number")
+  .refine(salaryAmount.test, salaryAmount.message).transform(Number);
 const latLon = z.string().trim().regex(
   /^[+-]?\d+(\.\d+)?\s*,\s*[+-]?\d+(\.\d+)?$/,
   "expected 'latitude,longitude' in decimal degrees",
 ).transform((s) => s.split(",").map((x) => Number(x.trim())) as [number, number])
-  .refine(
-    ([lat, lon]) => Math.abs(lat) <= 90 && Math.abs(lon) <= 180,
-    "latitude must be within ±90 and longitude within ±180",
-  );
+  .refine(([lat]) => latitude.test(lat), latitude.message)
+  .refine(([, lon]) => longitude.test(lon), longitude.message);
 const radius = decimal.refine(
   (r) => r > 0 && r <= 20037.5,
   "expected a radius in kilometres between 0 and 20037.5",
@@ -103,8 +101,8 @@ const commonFilters = {
 /** Filters of `/api/v1/vacancies/`. */
 export const vacancyFilterSchema = z.object({
   ...commonFilters,
-  salary_min: decimal.optional(),
-  salary_max: decimal.optional(),
+  salary_min: salary.optional(),
+  salary_max: salary.optional(),
 });
 
 /** Filters of `/api/v1/competitions/`. */

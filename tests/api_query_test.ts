@@ -143,6 +143,36 @@ Deno.test({
         }
       });
 
+      await t.step("filters follow the same value rules as imported records", async () => {
+        // data/values.ts: the values an import refuses are refused as filters too,
+        // and the edge values an import accepts are accepted.
+        for (
+          const q of [
+            "vacancies/?publish_date_from=2024-02-30",
+            "vacancies/?publish_date_to=0000-00-00",
+            "competitions/?deadline_from=2023-02-29",
+            "vacancies/?salary_min=-5",
+            "vacancies/?salary_max=1e32",
+            "vacancies/?salary_max=10000000000",
+            "vacancies/?salary_min=100.125",
+            "competitions/?near=55.7,-999&radius_km=5",
+          ]
+        ) {
+          const { status, body } = await fetchJson(`${api}/${q}`);
+          assert.equal(status, 400, q);
+          assert.match(body.detail, /^Invalid value for '\w+': /, q);
+        }
+        for (
+          const q of [
+            "vacancies/?publish_date_from=2024-02-29",
+            "vacancies/?salary_min=0&salary_max=9999999999.99",
+            "competitions/?near=90,-180&radius_km=5",
+          ]
+        ) {
+          assert.equal((await fetchJson(`${api}/${q}`)).status, 200, q);
+        }
+      });
+
       await t.step(
         "search: Russian word forms, case and ё/е insensitive, AND of terms",
         async () => {

@@ -170,7 +170,10 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     const done = await cache.seed(parseLevels("0-4"), progressPrinter(sink));
     assert.equal(done.total, 1 + 4 + 16 + 64 + 256);
     assert.equal(cache.store.count(), done.total);
-    assert.match(lines.at(-1)!, /100%\s+341\/341 tiles/);
+    assert.match(
+      lines.at(-1)!,
+      /^tiles: 341\/341 \(100%\) {2}level 4 {2}rendered \d+, [\d.]+ s\n$/,
+    );
     const jobsAfterSeed = renderer.jobs;
     assert.equal(jobsAfterSeed, 1 + 1 + 1 + 4 + 16, "one draw per metatile of up to 4x4 tiles");
     const t = await cache.tile(3, 2, 4);

@@ -48,7 +48,7 @@ export async function sweepOutput(dir: string, now = Date.now()): Promise<number
 
 /**
  * Writes `bytes` to `dir` under a fresh random name and returns the file
- * name; sweeps expired files now and then.
+ * name; sweeps expired files now and then. A failed write leaves no file.
  *
  * @example
  * ```ts
@@ -65,7 +65,18 @@ export async function writeOutput(
   await Deno.mkdir(dir, { recursive: true });
   const id = crypto.randomUUID().replaceAll("-", "");
   const name = `_ags_${kind}${id}.${ext}`;
-  await Deno.writeFile(join(dir, name), bytes);
+  // Written under a temporary name and renamed once complete, so a failed
+  // write (full disk) never leaves a truncated image at a URL we hand out.
+  // The temporary name does not match the served pattern, and starts with
+  // `_ags_` so a sweep removes it if the process dies mid-write.
+  const partial = join(dir, `${name}.partial`);
+  try {
+    await Deno.writeFile(partial, bytes);
+    await Deno.rename(partial, join(dir, name));
+  } catch (err) {
+    await Deno.remove(partial).catch(() => {});
+    throw err;
+  }
   const now = Date.now();
   if (now - (lastSweep.get(dir) ?? 0) > 60_000) {
     lastSweep.set(dir, now);

@@ -32,3 +32,34 @@ Deno.test("output images get ArcGIS-like names and expire after the configured a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test({
+  name: "output: a write that fails half-way (file-size limit) leaves no _ags_ file behind",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // A child process whose files may not exceed 64 KiB (SIGXFSZ ignored, so
+      // the write fails with EFBIG as it would with ENOSPC on a full disk).
+      const module = new URL("./output.ts", import.meta.url).href;
+      const script = `const { writeOutput } = await import(${JSON.stringify(module)});
+        try {
+          await writeOutput(${JSON.stringify(dir)}, "map", "png", new Uint8Array(1 << 20));
+          console.log("written");
+        } catch (err) {
+          console.log("failed: " + err.message);
+        }`;
+      const out = await new Deno.Command("sh", {
+        args: ["-c", 'trap "" XFSZ; ulimit -f 128; exec "$0" eval "$1"', Deno.execPath(), script],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(out.stdout);
+      assert.match(said, /^failed: /, new TextDecoder().decode(out.stderr));
+      const left = [...Deno.readDirSync(dir)].map((e) => e.name);
+      assert.deepEqual(left, [], "neither a truncated image nor a temporary file remains");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -13,6 +13,7 @@ import type { FrameLike, LayerLike } from "../render/map_of.ts";
 import { toRenderMap } from "../render/map_of.ts";
 import { sharedRenderer } from "../render/pool.ts";
 import { type SeedProgress, TileCache } from "./cache.ts";
+import { progressBar, type ProgressOptions } from "../../data/progress.ts";
 import {
   schemeWithLevels,
   type TilingScheme,
@@ -210,9 +211,9 @@ export async function seedTiles(opts: SeedOptions): Promise<SeedProgress> {
 }
 
 /**
- * A progress printer for seeding: one updating line on a terminal
- * (`[#####.....]  52%  1234/2380 tiles  level 5  rendered 800`), a line
- * per level otherwise.
+ * A progress printer for seeding, on the shared progress display: one
+ * updating bar on a terminal (`tiles [#####.....] 1234/2380 (51%)  level 5
+ * rendered 800`), in a log a plain line every few seconds and a summary.
  *
  * @example
  * ```ts
@@ -221,26 +222,14 @@ export async function seedTiles(opts: SeedOptions): Promise<SeedProgress> {
  */
 export function progressPrinter(
   out: { writeSync(p: Uint8Array): number; isTerminal?(): boolean } = Deno.stderr,
+  opts: Omit<ProgressOptions, "out"> = {},
 ): (p: SeedProgress) => void {
-  const enc = new TextEncoder();
-  const tty = out.isTerminal?.() ?? false;
-  let lastLevel = -1;
-  let lastDraw = 0;
+  const bar = progressBar("tiles", {
+    ...opts,
+    out: { writeSync: (p) => out.writeSync(p), isTerminal: () => out.isTerminal?.() ?? false },
+  });
   return (p) => {
-    const frac = p.total ? p.done / p.total : 1;
-    const width = 30;
-    const bar = "#".repeat(Math.round(frac * width)).padEnd(width, ".");
-    const line = `[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${p.done}/${p.total} tiles  ` +
-      `level ${p.level}  rendered ${p.rendered}`;
-    const now = Date.now();
-    if (tty) {
-      if (now - lastDraw > 100 || p.done === p.total) {
-        out.writeSync(enc.encode(`\r${line}${p.done === p.total ? "\n" : ""}`));
-        lastDraw = now;
-      }
-    } else if (p.level !== lastLevel || p.done === p.total) {
-      out.writeSync(enc.encode(line + "\n"));
-      lastLevel = p.level;
-    }
+    bar.update(p.done, p.total, `level ${p.level}  rendered ${p.rendered}`);
+    if (p.done === p.total) bar.finish();
   };
 }
