@@ -141,7 +141,8 @@ Deno.test({
         const server = new Deno.Command(Deno.execPath(), {
           args: ["run", "--allow-all", MAIN, "serve", "--port", "0", "--host", "127.0.0.1"]
             .concat(["--db", `${mnt}/c.db`, "--render-workers", "0"])
-            .concat(["--output-dir", `${dir}/out`, "--tiles-dir", `${dir}/tiles`]),
+            // The default tiles folder sits beside the database, on the read-only mount.
+            .concat(["--output-dir", `${dir}/out`]),
           stdout: "piped",
           stderr: "piped",
         }).spawn();
@@ -151,7 +152,10 @@ Deno.test({
           const res = await fetch(`${url}api/v1/vacancies/?page_size=1`);
           assert.equal(res.status, 200);
           assert.equal((await res.json()).count > 0, true);
-          const err = await readUntil(server.stderr, /read-only directory/);
+          const tile = await fetch(`${url}arcgis/rest/services/Recruitment/MapServer/tile/1/0/1`);
+          assert.equal(tile.status, 200, await tile.clone().text());
+          assert.deepEqual([...new Uint8Array(await tile.arrayBuffer()).slice(1, 4)], [80, 78, 71]);
+          const err = await readUntil(server.stderr, /tiles are kept in memory/);
           assert.match(
             err,
             /serving it as immutable; its data cannot change while the server runs/,

@@ -33,20 +33,73 @@ export function tmsRow(z: number, row: number): number {
   return 2 ** z - 1 - row;
 }
 
-/** An MBTiles file. */
+/** Options of {@linkcode TileStore}. */
+export interface TileStoreOptions {
+  /**
+   * Tiles kept when the store had to fall back to memory (default 2,000,
+   * about 50-100 MB of PNG); the oldest go first.
+   */
+  memoryTiles?: number;
+  /** Told once why the store lives in memory (default: a line on stderr). */
+  onNotice?: (message: string) => void;
+}
+
+/** An MBTiles file, or a bounded in-memory store when the file cannot be written. */
 export class TileStore {
   readonly path: string;
   readonly db: DatabaseSync;
+  /** Tiles kept at most, when the store is in memory for want of a writable file. */
+  readonly memoryTiles: number | null = null;
   #get: StatementSync;
   #put: StatementSync;
   #has: StatementSync;
 
-  /** Opens (creating when needed) the MBTiles file at `path`. */
-  constructor(path: string) {
+  /**
+   * Opens (creating when needed) the MBTiles file at `path`. A folder that
+   * cannot be written (a read-only mount, say) must not stop the server from
+   * drawing tiles: the store then lives in memory, bounded, and says so once.
+   */
+  constructor(path: string, opts: TileStoreOptions = {}) {
     this.path = path;
+    let db: DatabaseSync;
+    try {
+      db = TileStore.#open(path);
+    } catch (err) {
+      if (path === ":memory:") throw err;
+      db = TileStore.#open(":memory:");
+      this.memoryTiles = opts.memoryTiles ?? 2000;
+      (opts.onNotice ?? ((m: string) => console.error(`${new Date().toISOString()} ${m}`)))(
+        `The tile store ${path} cannot be written (${(err as Error).message}): tiles are kept ` +
+          `in memory for this run (at most ${this.memoryTiles}); pass --tiles-dir to choose a ` +
+          `writable folder.`,
+      );
+    }
+    this.db = db;
+    this.#get = this.db.prepare(
+      "SELECT tile_data, etag FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+    );
+    this.#has = this.db.prepare(
+      "SELECT 1 FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
+    );
+    this.#put = this.db.prepare(
+      "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data, etag) VALUES (?, ?, ?, ?, ?)",
+    );
+  }
+
+  static #open(path: string): DatabaseSync {
     if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true });
-    this.db = new DatabaseSync(path);
-    this.db.exec(`
+    const db = new DatabaseSync(path);
+    try {
+      TileStore.#init(db);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return db;
+  }
+
+  static #init(db: DatabaseSync): void {
+    db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
       PRAGMA busy_timeout = 5000;
@@ -57,15 +110,6 @@ export class TileStore {
         tile_data BLOB NOT NULL, etag TEXT NOT NULL);
       CREATE UNIQUE INDEX IF NOT EXISTS tile_index ON tiles (zoom_level, tile_column, tile_row);
     `);
-    this.#get = this.db.prepare(
-      "SELECT tile_data, etag FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-    );
-    this.#has = this.db.prepare(
-      "SELECT 1 FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-    );
-    this.#put = this.db.prepare(
-      "INSERT OR REPLACE INTO tiles (zoom_level, tile_column, tile_row, tile_data, etag) VALUES (?, ?, ?, ?, ?)",
-    );
   }
 
   /** The tile at XYZ (z, row, col), or null. */
@@ -91,9 +135,15 @@ export class TileStore {
         this.#put.run(t.z, t.col, tmsRow(t.z, t.row), t.data, tag);
         tags.push(tag);
       }
+      if (this.memoryTiles !== null) {
+        // Oldest first out (rowids grow with every put).
+        this.db.prepare(
+          "DELETE FROM tiles WHERE rowid IN (SELECT rowid FROM tiles ORDER BY rowid LIMIT max(0, (SELECT count(*) FROM tiles) - ?))",
+        ).run(this.memoryTiles);
+      }
       this.db.exec("COMMIT");
     } catch (e) {
-      this.db.exec("ROLLBACK");
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
       throw e;
     }
     return tags;
