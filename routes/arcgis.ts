@@ -31,9 +31,13 @@ export interface ArcgisRoutesContext {
 /** One route entry, in the shape the application router walks. */
 export interface ArcgisRoute {
   pattern: URLPattern;
-  method: string;
+  /** HTTP method; undefined answers any method (the 405 fallbacks, walked last). */
+  method?: string;
   handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
+
+/** Methods a SOAP endpoint answers (the `Allow` header of its 405). */
+const ALLOW = "GET, HEAD, POST";
 
 const XML_HEADERS = { "content-type": SOAP_CONTENT_TYPE, "cache-control": "no-store" };
 
@@ -48,8 +52,8 @@ function replyResponse(r: SoapReply): Response {
   });
 }
 
-function faultResponse(fault: SoapFault): Response {
-  return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), 500);
+function faultResponse(fault: SoapFault, status = 500): Response {
+  return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), status);
 }
 
 /** True for `?wsdl`, `?WSDL`, `?token=x&wsdl`, ... */
@@ -102,15 +106,32 @@ function bomEncoding(b: Uint8Array): string {
   return "utf-8";
 }
 
+/** Raised for a path whose percent-escapes are not UTF-8 (`%FF`): the client's mistake, a 400. */
+class MalformedPath extends Error {
+  constructor() {
+    super(
+      "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).",
+    );
+  }
+}
+
 function serviceName(match: URLPatternResult): string {
-  return decodeURIComponent(match.pathname.groups.service ?? "");
+  try {
+    return decodeURIComponent(match.pathname.groups.service ?? "");
+  } catch {
+    throw new MalformedPath();
+  }
+}
+
+function textResponse(status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(message + "\n", {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+  });
 }
 
 function notFound(message: string): Response {
-  return new Response(message + "\n", {
-    status: 404,
-    headers: { "content-type": "text/plain; charset=utf-8" },
-  });
+  return textResponse(404, message);
 }
 
 /**
@@ -138,6 +159,9 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
             await ctx.maps.soap(serviceName(match), body, { baseUrl: ctx.baseUrl(req) }),
           );
         } catch (e) {
+          if (e instanceof MalformedPath) {
+            return faultResponse(new SoapFault("Client", e.message), 400);
+          }
           if (e instanceof SoapFault) return faultResponse(e);
           return faultResponse(new SoapFault("Client", "The request body could not be read."));
         }
@@ -147,7 +171,13 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
       pattern: service,
       method: "GET",
       handler(req, match) {
-        const name = serviceName(match);
+        let name: string;
+        try {
+          name = serviceName(match);
+        } catch (e) {
+          if (e instanceof MalformedPath) return textResponse(400, e.message);
+          throw e;
+        }
         const s = ctx.maps.service(name);
         if (!s) {
           return notFound(
@@ -202,6 +232,20 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
         const res = await r.handler(req, match);
         return new Response(null, { status: res.status, headers: res.headers });
       },
+    });
+  }
+  // Any other method on an endpoint is 405 with Allow (not the 404 a fall-through would give):
+  // the resource exists, only the method is wrong. Plain text, since such a client speaks no SOAP.
+  for (const pattern of [service, catalog]) {
+    routes.push({
+      pattern,
+      method: undefined,
+      handler: (req) =>
+        textResponse(
+          405,
+          `Method ${req.method} is not allowed here: send SOAP requests with POST and fetch the WSDL with GET ?wsdl.`,
+          { allow: ALLOW },
+        ),
     });
   }
   return routes;

@@ -238,7 +238,7 @@ export function startMapServices(
   });
   const server = startSoapServer(async (req) => {
     for (const r of routes) {
-      if (r.method !== req.method) continue;
+      if (r.method !== undefined && r.method !== req.method) continue;
       const m = r.pattern.exec(req.url);
       if (m) return await r.handler(req, m);
     }
