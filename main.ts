@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { baseUrl, createApp } from "./routes/mod.ts";
-import { arcgisRoutes } from "./routes/arcgis.ts";
+import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
 import {
@@ -69,6 +69,8 @@ export interface StartOptions {
   renderWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
+  /** SOAP request bodies read at once, in bytes (default 64 MiB). */
+  soapBodyBudgetBytes?: number;
 }
 
 /** A started server. */
@@ -136,7 +138,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         description: s.description,
         tiled: s.maps.some((m) => frameTiling(m)?.scheme.wkid === 3857),
       }))),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
+      ...arcgisRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget: new BodyBudget({ bytes: opts.soapBodyBudgetBytes }),
+      }),
       ...arcgisFileRoutes({ maps, outputDir }),
     ],
     log: opts.accessLog ? accessLog : undefined,
@@ -191,7 +197,7 @@ function accessLog(req: Request, res: Response, ms: number): void {
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
-                [--response-cache-mb N] [--output-max-age MINUTES]
+                [--response-cache-mb N] [--output-max-age MINUTES] [--body-budget-mb N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -213,8 +219,15 @@ async function serveCommand(args: string[]): Promise<void> {
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
       "output-max-age": { type: "string", default: "10" },
+      "body-budget-mb": { type: "string", default: "64" },
     },
   });
+  const budgetMb = values["body-budget-mb"];
+  if (!/^\d+$/.test(budgetMb) || Number(budgetMb) < 1) {
+    throw new UsageError(
+      `--body-budget-mb must be a whole number of MiB (1 or more), got "${budgetMb}".`,
+    );
+  }
   const maxAge = values["output-max-age"];
   if (!/^\d+(\.\d+)?$/.test(maxAge) || Number(maxAge) <= 0) {
     throw new UsageError(`--output-max-age must be a positive number of minutes, got "${maxAge}".`);
@@ -250,6 +263,7 @@ async function serveCommand(args: string[]): Promise<void> {
     outputDir: values["output-dir"],
     tilesDir: values["tiles-dir"],
     responseCacheBytes: Number(cacheMb) * 2 ** 20,
+    soapBodyBudgetBytes: Number(budgetMb) * 2 ** 20,
     outputMaxAgeMinutes: Number(maxAge),
     renderWorkers: values["render-workers"] === undefined
       ? undefined

@@ -6,11 +6,15 @@
  * - `GET  /arcgis/services/{Service}/MapServer?wsdl` (also `?token=..&wsdl`);
  * - `POST /arcgis/services` and `GET /arcgis/services?wsdl`: the catalog.
  *
- * Paths match case-insensitively, as ArcGIS Server's do.
+ * Paths match case-insensitively, as ArcGIS Server's do. Bodies are parsed
+ * as they arrive, within a server-wide byte budget ({@link BodyBudget}).
  *
  * @module
  */
-import type { MapServer, SoapReply } from "../map/mod.ts";
+import type { MapServer, SoapBody, SoapReply } from "../map/mod.ts";
+import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
+
+export { BodyBudget, type BodyBudgetOptions, DEFAULT_BODY_BUDGET } from "./_body_budget.ts";
 import { faultEnvelope } from "../map/soap/envelope.ts";
 import { SoapFault } from "../map/soap/fault.ts";
 import { DEFAULT_NAMESPACE } from "../map/soap/envelope.ts";
@@ -26,6 +30,11 @@ export interface ArcgisRoutesContext {
   baseUrl: (req: Request) => string;
   /** Request body limit in bytes (default 10 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Server-wide budget of request bodies read at once (default: a budget of 64 MiB of its
+   * own). A request that finds no room waits, then gets a 503 Fault with Retry-After.
+   */
+  bodyBudget?: BodyBudget;
 }
 
 /** One route entry, in the shape the application router walks. */
@@ -72,31 +81,52 @@ function tooLarge(limit: number): SoapFault {
   );
 }
 
-/** Reads the body as text (UTF-8, or UTF-16 with a BOM), refusing more than `limit` bytes without buffering them. */
-async function readBody(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/**
+ * The body as decoded text pieces (UTF-8, or UTF-16 with a BOM), as they
+ * arrive: nothing is buffered, so the parser holds only the tree it builds.
+ * More than `limit` bytes, or a body that cannot be read, is a Client fault.
+ */
+async function* bodyText(req: Request, limit: number): AsyncGenerator<string> {
+  if (!req.body) return;
   const reader = req.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+  let decoder: TextDecoder | undefined;
+  let head: Uint8Array = new Uint8Array(0);
+  let size = 0;
+  try {
+    while (true) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new SoapFault("Client", "The request body could not be read.");
+      }
+      if (chunk.done) break;
+      const value = chunk.value;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      if (!decoder) {
+        // The encoding is known once two bytes (a possible BOM) are in.
+        head = concat(head, value);
+        if (head.byteLength < 2) continue;
+        decoder = new TextDecoder(bomEncoding(head));
+        yield decoder.decode(head, { stream: true });
+        continue;
+      }
+      yield decoder.decode(value, { stream: true });
     }
-    chunks.push(value);
+    if (!decoder) yield new TextDecoder().decode(head);
+    else yield decoder.decode();
+  } finally {
+    await reader.cancel().catch(() => {});
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder(bomEncoding(all)).decode(all);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.byteLength === 0) return b;
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
 }
 
 /** UTF-16 bodies announce themselves with a byte-order mark; everything else is read as UTF-8. */
@@ -144,7 +174,35 @@ function notFound(message: string): Response {
  */
 export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
   const limit = ctx.maxBodyBytes ?? DEFAULT_MAX_SOAP_BODY;
+  const budget = ctx.bodyBudget ?? new BodyBudget();
   const opts = { ignoreCase: true };
+
+  /**
+   * Reserves the body's size in the server-wide budget (its Content-Length, or the limit when
+   * it is sent chunked), then streams it into the SOAP parser; the bytes are given back once
+   * the reply is built, since the parsed tree lives until then.
+   */
+  async function answer(req: Request, call: (body: SoapBody) => Promise<SoapReply>) {
+    const declared = Number(req.headers.get("content-length") ?? "NaN");
+    if (Number.isFinite(declared) && declared > limit) return faultResponse(tooLarge(limit));
+    let release: () => void;
+    try {
+      release = await budget.reserve(Number.isFinite(declared) ? declared : limit);
+    } catch (e) {
+      if (!(e instanceof BudgetBusyError)) throw e;
+      await req.body?.cancel().catch(() => {});
+      const res = faultResponse(new SoapFault("Server", e.message), 503);
+      res.headers.set("retry-after", "5");
+      // Closing spares the server reading (and dropping) a body it never wanted.
+      res.headers.set("connection", "close");
+      return res;
+    }
+    try {
+      return replyResponse(await call(bodyText(req, limit)));
+    } finally {
+      release();
+    }
+  }
   const service = new URLPattern({ pathname: "/arcgis/services/:service/MapServer{/}?" }, opts);
   const catalog = new URLPattern({ pathname: "/arcgis/services{/}?" }, opts);
 
@@ -152,19 +210,17 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
     {
       pattern: service,
       method: "POST",
-      async handler(req, match) {
+      handler(req, match) {
+        let name: string;
         try {
-          const body = await readBody(req, limit);
-          return replyResponse(
-            await ctx.maps.soap(serviceName(match), body, { baseUrl: ctx.baseUrl(req) }),
-          );
+          name = serviceName(match);
         } catch (e) {
           if (e instanceof MalformedPath) {
             return faultResponse(new SoapFault("Client", e.message), 400);
           }
-          if (e instanceof SoapFault) return faultResponse(e);
-          return faultResponse(new SoapFault("Client", "The request body could not be read."));
+          throw e;
         }
+        return answer(req, (body) => ctx.maps.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
@@ -199,14 +255,8 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
     {
       pattern: catalog,
       method: "POST",
-      async handler(req) {
-        try {
-          const body = await readBody(req, limit);
-          return replyResponse(await ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
-        } catch (e) {
-          if (e instanceof SoapFault) return faultResponse(e);
-          return faultResponse(new SoapFault("Client", "The request body could not be read."));
-        }
+      handler(req) {
+        return answer(req, (body) => ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
