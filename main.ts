@@ -57,6 +57,8 @@ export interface StartOptions {
   publicUrl?: string;
   trustProxy?: boolean;
   mapsDir?: string;
+  /** Let map documents name data outside `mapsDir` (`--allow-map-paths-outside`). */
+  allowMapPathsOutside?: boolean;
   outputDir?: string;
   accessLog?: boolean;
   /** Minutes an image returned by URL stays in the output folder (default 10). */
@@ -105,13 +107,19 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     dir: opts.tilesDir ?? join(dirname(opts.dbPath), "tiles"),
     changeLogDb: catalog.db,
   });
-  const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
+  const services = await loadServices({
+    mapsDir: opts.mapsDir,
+    catalog,
+    catalogPath: opts.dbPath,
+    allowPathsOutside: opts.allowMapPathsOutside,
+  });
   // Drawing runs in a worker pool (each worker loads the same documents and
   // opens the database read-only) so the main thread only routes. Workers
   // start with the first drawing request: a JSON-only server never pays for
   // their CanvasKit instances (~120 MB each).
   const renderer = opts.renderWorkers === 0 ? null : configureRendererForDocuments({
     mapsDir: opts.mapsDir,
+    allowPathsOutside: opts.allowMapPathsOutside,
     catalogPath: opts.dbPath,
     size: opts.renderWorkers,
     lazy: true,
@@ -195,13 +203,15 @@ function accessLog(req: Request, res: Response, ms: number): void {
 }
 
 const USAGE = `Usage:
-  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
+  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--allow-map-paths-outside]
+                [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES] [--body-budget-mb N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
-  main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]`;
+  main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]
+                     [--allow-map-paths-outside]`;
 
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -220,6 +230,7 @@ async function serveCommand(args: string[]): Promise<void> {
       "response-cache-mb": { type: "string", default: "32" },
       "output-max-age": { type: "string", default: "10" },
       "body-budget-mb": { type: "string", default: "64" },
+      "allow-map-paths-outside": { type: "boolean", default: false },
     },
   });
   const budgetMb = values["body-budget-mb"];
@@ -257,6 +268,7 @@ async function serveCommand(args: string[]): Promise<void> {
     port,
     hostname: values.host,
     mapsDir: values.maps,
+    allowMapPathsOutside: values["allow-map-paths-outside"],
     publicUrl: values["public-url"],
     trustProxy: values["trust-proxy"],
     accessLog: values["access-log"],
@@ -390,6 +402,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
       service: { type: "string" },
       map: { type: "string" },
       "tiles-dir": { type: "string" },
+      "allow-map-paths-outside": { type: "boolean", default: false },
     },
   });
   let levels: number[];
@@ -406,7 +419,13 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     dir: values["tiles-dir"] ?? join(dirname(values.db), "tiles"),
     changeLogDb: catalog.db,
   });
-  const services = await loadServices({ mapsDir: values.maps, catalog, catalogPath: values.db });
+  const allowPathsOutside = values["allow-map-paths-outside"];
+  const services = await loadServices({
+    mapsDir: values.maps,
+    catalog,
+    catalogPath: values.db,
+    allowPathsOutside,
+  });
   const service = values.service === undefined
     ? services[0]
     : services.find((s) => s.name.toLowerCase() === values.service!.toLowerCase());
@@ -416,7 +435,11 @@ async function seedTilesCommand(args: string[]): Promise<number> {
       `No service "${values.service}"; there are: ${services.map((s) => s.name).join(", ")}.`,
     );
   }
-  const pool = configureRendererForDocuments({ mapsDir: values.maps, catalogPath: values.db });
+  const pool = configureRendererForDocuments({
+    mapsDir: values.maps,
+    catalogPath: values.db,
+    allowPathsOutside,
+  });
   const t0 = performance.now();
   try {
     const p = await seedTiles({ service, map: values.map, levels, onProgress: progressPrinter() });

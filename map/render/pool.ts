@@ -220,7 +220,13 @@ export function configureRenderer(opts: RenderPoolOptions): Renderer {
  * ```
  */
 export function configureRendererForDocuments(
-  opts: { mapsDir?: string; catalogPath?: string; size?: number; lazy?: boolean },
+  opts: {
+    mapsDir?: string;
+    catalogPath?: string;
+    allowPathsOutside?: boolean;
+    size?: number;
+    lazy?: boolean;
+  },
 ): Renderer {
   return configureRenderer({
     size: opts.size,
@@ -228,7 +234,11 @@ export function configureRendererForDocuments(
     loader: {
       module: new URL("../document/mod.ts", import.meta.url).href,
       export: "loadServices",
-      args: [{ mapsDir: opts.mapsDir, catalogPath: opts.catalogPath }],
+      args: [{
+        mapsDir: opts.mapsDir,
+        catalogPath: opts.catalogPath,
+        allowPathsOutside: opts.allowPathsOutside,
+      }],
     },
   });
 }
