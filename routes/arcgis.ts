@@ -13,12 +13,12 @@
  */
 import type { MapServer, SoapBody, SoapReply } from "../map/mod.ts";
 import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
-
-export { BodyBudget, type BodyBudgetOptions, DEFAULT_BODY_BUDGET } from "./_body_budget.ts";
 import { faultEnvelope } from "../map/soap/envelope.ts";
 import { SoapFault } from "../map/soap/fault.ts";
 import { DEFAULT_NAMESPACE } from "../map/soap/envelope.ts";
 import { SOAP_CONTENT_TYPE } from "../map/soap/dispatch.ts";
+
+export { BodyBudget, type BodyBudgetOptions, DEFAULT_BODY_BUDGET } from "./_body_budget.ts";
 
 /** Default request body limit (bytes). */
 export const DEFAULT_MAX_SOAP_BODY = 10 * 1024 * 1024;

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
-import { MAX_WHERE_TERMS } from "../map/query/_parser.ts";
+import { MAX_WHERE_TERMS } from "../map/query/mod.ts";
 import { faultOf, operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { startQueryServer } from "./_soap_query_fixtures.ts";
 
