@@ -203,10 +203,10 @@ function accessLog(req: Request, res: Response, ms: number): void {
 }
 
 const USAGE = `Usage:
-  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--allow-map-paths-outside]
-                [--public-url URL] [--trust-proxy]
+  main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
-                [--response-cache-mb N] [--output-max-age MINUTES] [--body-budget-mb N]
+                [--response-cache-mb N] [--output-max-age MINUTES]
+                [--body-budget-mb N] [--allow-map-paths-outside]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
