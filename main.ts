@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { baseUrl, createApp } from "./routes/mod.ts";
-import { arcgisRoutes } from "./routes/arcgis.ts";
+import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
 import {
@@ -62,6 +62,8 @@ export interface StartOptions {
   publicUrl?: string;
   trustProxy?: boolean;
   mapsDir?: string;
+  /** Let map documents name data outside `mapsDir` (`--allow-map-paths-outside`). */
+  allowMapPathsOutside?: boolean;
   outputDir?: string;
   accessLog?: boolean;
   /** Minutes an image returned by URL stays in the output folder (default 10). */
@@ -76,6 +78,8 @@ export interface StartOptions {
   renderHeapMb?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
+  /** SOAP request bodies read at once, in bytes (default 64 MiB). */
+  soapBodyBudgetBytes?: number;
 }
 
 /** A started server. */
@@ -110,13 +114,19 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     dir: opts.tilesDir ?? join(dirname(opts.dbPath), "tiles"),
     changeLogDb: catalog.db,
   });
-  const services = await loadServices({ mapsDir: opts.mapsDir, catalog, catalogPath: opts.dbPath });
+  const services = await loadServices({
+    mapsDir: opts.mapsDir,
+    catalog,
+    catalogPath: opts.dbPath,
+    allowPathsOutside: opts.allowMapPathsOutside,
+  });
   // Drawing runs in a worker pool (each worker loads the same documents and
   // opens the database read-only) so the main thread only routes. Workers
   // start with the first drawing request: a JSON-only server never pays for
   // their CanvasKit instances (~120 MB each).
   const renderer = opts.renderWorkers === 0 ? null : configureRendererForDocuments({
     mapsDir: opts.mapsDir,
+    allowPathsOutside: opts.allowMapPathsOutside,
     catalogPath: opts.dbPath,
     size: opts.renderWorkers,
     lazy: true,
@@ -147,7 +157,11 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         description: s.description,
         tiled: s.maps.some((m) => frameTiling(m)?.scheme.wkid === 3857),
       }))),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
+      ...arcgisRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget: new BodyBudget({ bytes: opts.soapBodyBudgetBytes }),
+      }),
       ...arcgisFileRoutes({ maps, outputDir }),
     ],
     log: opts.accessLog ? accessLog : undefined,
@@ -203,10 +217,12 @@ const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES] [--render-heap-mb N]
+                [--body-budget-mb N] [--allow-map-paths-outside]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH] [--max-pages N] [--max-records N]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
-  main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]`;
+  main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]
+                     [--allow-map-paths-outside]`;
 
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -225,8 +241,16 @@ async function serveCommand(args: string[]): Promise<void> {
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
       "output-max-age": { type: "string", default: "10" },
+      "body-budget-mb": { type: "string", default: "64" },
+      "allow-map-paths-outside": { type: "boolean", default: false },
     },
   });
+  const budgetMb = values["body-budget-mb"];
+  if (!/^\d+$/.test(budgetMb) || Number(budgetMb) < 1) {
+    throw new UsageError(
+      `--body-budget-mb must be a whole number of MiB (1 or more), got "${budgetMb}".`,
+    );
+  }
   const maxAge = values["output-max-age"];
   if (!/^\d+(\.\d+)?$/.test(maxAge) || Number(maxAge) <= 0) {
     throw new UsageError(`--output-max-age must be a positive number of minutes, got "${maxAge}".`);
@@ -262,12 +286,14 @@ async function serveCommand(args: string[]): Promise<void> {
     port,
     hostname: values.host,
     mapsDir: values.maps,
+    allowMapPathsOutside: values["allow-map-paths-outside"],
     publicUrl: values["public-url"],
     trustProxy: values["trust-proxy"],
     accessLog: values["access-log"],
     outputDir: values["output-dir"],
     tilesDir: values["tiles-dir"],
     responseCacheBytes: Number(cacheMb) * 2 ** 20,
+    soapBodyBudgetBytes: Number(budgetMb) * 2 ** 20,
     outputMaxAgeMinutes: Number(maxAge),
     renderWorkers: values["render-workers"] === undefined
       ? undefined
@@ -437,6 +463,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
       service: { type: "string" },
       map: { type: "string" },
       "tiles-dir": { type: "string" },
+      "allow-map-paths-outside": { type: "boolean", default: false },
     },
   });
   let levels: number[];
@@ -453,7 +480,13 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     dir: values["tiles-dir"] ?? join(dirname(values.db), "tiles"),
     changeLogDb: catalog.db,
   });
-  const services = await loadServices({ mapsDir: values.maps, catalog, catalogPath: values.db });
+  const allowPathsOutside = values["allow-map-paths-outside"];
+  const services = await loadServices({
+    mapsDir: values.maps,
+    catalog,
+    catalogPath: values.db,
+    allowPathsOutside,
+  });
   const service = values.service === undefined
     ? services[0]
     : services.find((s) => s.name.toLowerCase() === values.service!.toLowerCase());
@@ -463,7 +496,11 @@ async function seedTilesCommand(args: string[]): Promise<number> {
       `No service "${values.service}"; there are: ${services.map((s) => s.name).join(", ")}.`,
     );
   }
-  const pool = configureRendererForDocuments({ mapsDir: values.maps, catalogPath: values.db });
+  const pool = configureRendererForDocuments({
+    mapsDir: values.maps,
+    catalogPath: values.db,
+    allowPathsOutside,
+  });
   const t0 = performance.now();
   try {
     const p = await seedTiles({ service, map: values.map, levels, onProgress: progressPrinter() });

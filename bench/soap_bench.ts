@@ -17,7 +17,8 @@ const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
 
 ensureGeoPackage(`${DIR}/bench.gpkg`, 100_000);
 writeDocument(`${DIR}/maps`);
-const services = await loadServices({ mapsDir: `${DIR}/maps` });
+// The document names ../bench.gpkg, beside the maps folder.
+const services = await loadServices({ mapsDir: `${DIR}/maps`, allowPathsOutside: true });
 const maps = createMapServer({ services, outputDir: `${DIR}/output` });
 const urls = { baseUrl: "http://127.0.0.1:8000" };
 

@@ -170,6 +170,8 @@ async function startServer(): Promise<{ url: string; child: Deno.ChildProcess }>
       `${DIR}/catalog.db`,
       "--maps",
       `${DIR}/maps`,
+      "--allow-map-paths-outside", // the document names ../bench.gpkg
+
       "--output-dir",
       `${DIR}/output`,
     ],

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { MapService } from "./soap/operation.ts";
 import type { OperationContext, OperationTable } from "./soap/operation.ts";
-import { dispatchSoap, type SoapReply } from "./soap/dispatch.ts";
+import { dispatchSoap, type SoapBody, type SoapReply } from "./soap/dispatch.ts";
 import { MAPSERVER_SCHEMA } from "./soap/types.ts";
 import { generateWsdl } from "./soap/wsdl.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/catalog.ts";
@@ -16,7 +16,7 @@ import type { XmlLimits } from "./soap/xml.ts";
 import { MAPSERVER_OPERATIONS } from "./ops/mod.ts";
 import { loadServices, type LoadServicesOptions } from "./document/mod.ts";
 
-export type { SoapReply } from "./soap/dispatch.ts";
+export type { SoapBody, SoapReply } from "./soap/dispatch.ts";
 export type { MapService } from "./soap/operation.ts";
 
 /** URL path under which exported images are served (`<base><path>/<Service>_MapServer/<file>`). */
@@ -48,12 +48,12 @@ export interface MapServer {
   readonly services: readonly MapService[];
   /** The service called `name` (case-insensitive), or undefined. */
   service(name: string): MapService | undefined;
-  /** Answers a SOAP request to `<base>/arcgis/services/<serviceName>/MapServer`. */
-  soap(serviceName: string, xml: string, urls: RequestUrls): Promise<SoapReply>;
+  /** Answers a SOAP request (whole text or pieces as read) to `<base>/arcgis/services/<serviceName>/MapServer`. */
+  soap(serviceName: string, xml: SoapBody, urls: RequestUrls): Promise<SoapReply>;
   /** The service's WSDL with `endpointUrl` as address, or undefined for an unknown service. */
   wsdl(serviceName: string, endpointUrl: string): string | undefined;
   /** Answers a catalog SOAP request (`<base>/arcgis/services`). */
-  catalogSoap(xml: string, urls: RequestUrls): Promise<SoapReply>;
+  catalogSoap(xml: SoapBody, urls: RequestUrls): Promise<SoapReply>;
   /** The catalog WSDL with `endpointUrl` as address. */
   catalogWsdl(endpointUrl: string): string;
   /** Absolute endpoint URL of a service. */

@@ -6,15 +6,19 @@
  * - `GET  /arcgis/services/{Service}/MapServer?wsdl` (also `?token=..&wsdl`);
  * - `POST /arcgis/services` and `GET /arcgis/services?wsdl`: the catalog.
  *
- * Paths match case-insensitively, as ArcGIS Server's do.
+ * Paths match case-insensitively, as ArcGIS Server's do. Bodies are parsed
+ * as they arrive, within a server-wide byte budget ({@link BodyBudget}).
  *
  * @module
  */
-import type { MapServer, SoapReply } from "../map/mod.ts";
+import type { MapServer, SoapBody, SoapReply } from "../map/mod.ts";
+import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
 import { faultEnvelope } from "../map/soap/envelope.ts";
 import { SoapFault } from "../map/soap/fault.ts";
 import { DEFAULT_NAMESPACE } from "../map/soap/envelope.ts";
 import { SOAP_CONTENT_TYPE } from "../map/soap/dispatch.ts";
+
+export { BodyBudget, type BodyBudgetOptions, DEFAULT_BODY_BUDGET } from "./_body_budget.ts";
 
 /** Default request body limit (bytes). */
 export const DEFAULT_MAX_SOAP_BODY = 10 * 1024 * 1024;
@@ -26,14 +30,23 @@ export interface ArcgisRoutesContext {
   baseUrl: (req: Request) => string;
   /** Request body limit in bytes (default 10 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Server-wide budget of request bodies read at once (default: a budget of 64 MiB of its
+   * own). A request that finds no room waits, then gets a 503 Fault with Retry-After.
+   */
+  bodyBudget?: BodyBudget;
 }
 
 /** One route entry, in the shape the application router walks. */
 export interface ArcgisRoute {
   pattern: URLPattern;
-  method: string;
+  /** HTTP method; undefined answers any method (the 405 fallbacks, walked last). */
+  method?: string;
   handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
+
+/** Methods a SOAP endpoint answers (the `Allow` header of its 405). */
+const ALLOW = "GET, HEAD, POST";
 
 const XML_HEADERS = { "content-type": SOAP_CONTENT_TYPE, "cache-control": "no-store" };
 
@@ -48,8 +61,8 @@ function replyResponse(r: SoapReply): Response {
   });
 }
 
-function faultResponse(fault: SoapFault): Response {
-  return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), 500);
+function faultResponse(fault: SoapFault, status = 500): Response {
+  return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), status);
 }
 
 /** True for `?wsdl`, `?WSDL`, `?token=x&wsdl`, ... */
@@ -68,31 +81,52 @@ function tooLarge(limit: number): SoapFault {
   );
 }
 
-/** Reads the body as text (UTF-8, or UTF-16 with a BOM), refusing more than `limit` bytes without buffering them. */
-async function readBody(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/**
+ * The body as decoded text pieces (UTF-8, or UTF-16 with a BOM), as they
+ * arrive: nothing is buffered, so the parser holds only the tree it builds.
+ * More than `limit` bytes, or a body that cannot be read, is a Client fault.
+ */
+async function* bodyText(req: Request, limit: number): AsyncGenerator<string> {
+  if (!req.body) return;
   const reader = req.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+  let decoder: TextDecoder | undefined;
+  let head: Uint8Array = new Uint8Array(0);
+  let size = 0;
+  try {
+    while (true) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new SoapFault("Client", "The request body could not be read.");
+      }
+      if (chunk.done) break;
+      const value = chunk.value;
+      size += value.byteLength;
+      if (size > limit) throw tooLarge(limit);
+      if (!decoder) {
+        // The encoding is known once two bytes (a possible BOM) are in.
+        head = concat(head, value);
+        if (head.byteLength < 2) continue;
+        decoder = new TextDecoder(bomEncoding(head));
+        yield decoder.decode(head, { stream: true });
+        continue;
+      }
+      yield decoder.decode(value, { stream: true });
     }
-    chunks.push(value);
+    if (!decoder) yield new TextDecoder().decode(head);
+    else yield decoder.decode();
+  } finally {
+    await reader.cancel().catch(() => {});
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder(bomEncoding(all)).decode(all);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.byteLength === 0) return b;
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
 }
 
 /** UTF-16 bodies announce themselves with a byte-order mark; everything else is read as UTF-8. */
@@ -102,15 +136,32 @@ function bomEncoding(b: Uint8Array): string {
   return "utf-8";
 }
 
+/** Raised for a path whose percent-escapes are not UTF-8 (`%FF`): the client's mistake, a 400. */
+class MalformedPath extends Error {
+  constructor() {
+    super(
+      "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).",
+    );
+  }
+}
+
 function serviceName(match: URLPatternResult): string {
-  return decodeURIComponent(match.pathname.groups.service ?? "");
+  try {
+    return decodeURIComponent(match.pathname.groups.service ?? "");
+  } catch {
+    throw new MalformedPath();
+  }
+}
+
+function textResponse(status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(message + "\n", {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+  });
 }
 
 function notFound(message: string): Response {
-  return new Response(message + "\n", {
-    status: 404,
-    headers: { "content-type": "text/plain; charset=utf-8" },
-  });
+  return textResponse(404, message);
 }
 
 /**
@@ -123,7 +174,35 @@ function notFound(message: string): Response {
  */
 export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
   const limit = ctx.maxBodyBytes ?? DEFAULT_MAX_SOAP_BODY;
+  const budget = ctx.bodyBudget ?? new BodyBudget();
   const opts = { ignoreCase: true };
+
+  /**
+   * Reserves the body's size in the server-wide budget (its Content-Length, or the limit when
+   * it is sent chunked), then streams it into the SOAP parser; the bytes are given back once
+   * the reply is built, since the parsed tree lives until then.
+   */
+  async function answer(req: Request, call: (body: SoapBody) => Promise<SoapReply>) {
+    const declared = Number(req.headers.get("content-length") ?? "NaN");
+    if (Number.isFinite(declared) && declared > limit) return faultResponse(tooLarge(limit));
+    let release: () => void;
+    try {
+      release = await budget.reserve(Number.isFinite(declared) ? declared : limit);
+    } catch (e) {
+      if (!(e instanceof BudgetBusyError)) throw e;
+      await req.body?.cancel().catch(() => {});
+      const res = faultResponse(new SoapFault("Server", e.message), 503);
+      res.headers.set("retry-after", "5");
+      // Closing spares the server reading (and dropping) a body it never wanted.
+      res.headers.set("connection", "close");
+      return res;
+    }
+    try {
+      return replyResponse(await call(bodyText(req, limit)));
+    } finally {
+      release();
+    }
+  }
   const service = new URLPattern({ pathname: "/arcgis/services/:service/MapServer{/}?" }, opts);
   const catalog = new URLPattern({ pathname: "/arcgis/services{/}?" }, opts);
 
@@ -131,23 +210,30 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
     {
       pattern: service,
       method: "POST",
-      async handler(req, match) {
+      handler(req, match) {
+        let name: string;
         try {
-          const body = await readBody(req, limit);
-          return replyResponse(
-            await ctx.maps.soap(serviceName(match), body, { baseUrl: ctx.baseUrl(req) }),
-          );
+          name = serviceName(match);
         } catch (e) {
-          if (e instanceof SoapFault) return faultResponse(e);
-          return faultResponse(new SoapFault("Client", "The request body could not be read."));
+          if (e instanceof MalformedPath) {
+            return faultResponse(new SoapFault("Client", e.message), 400);
+          }
+          throw e;
         }
+        return answer(req, (body) => ctx.maps.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
       pattern: service,
       method: "GET",
       handler(req, match) {
-        const name = serviceName(match);
+        let name: string;
+        try {
+          name = serviceName(match);
+        } catch (e) {
+          if (e instanceof MalformedPath) return textResponse(400, e.message);
+          throw e;
+        }
         const s = ctx.maps.service(name);
         if (!s) {
           return notFound(
@@ -169,14 +255,8 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
     {
       pattern: catalog,
       method: "POST",
-      async handler(req) {
-        try {
-          const body = await readBody(req, limit);
-          return replyResponse(await ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
-        } catch (e) {
-          if (e instanceof SoapFault) return faultResponse(e);
-          return faultResponse(new SoapFault("Client", "The request body could not be read."));
-        }
+      handler(req) {
+        return answer(req, (body) => ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
@@ -202,6 +282,20 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
         const res = await r.handler(req, match);
         return new Response(null, { status: res.status, headers: res.headers });
       },
+    });
+  }
+  // Any other method on an endpoint is 405 with Allow (not the 404 a fall-through would give):
+  // the resource exists, only the method is wrong. Plain text, since such a client speaks no SOAP.
+  for (const pattern of [service, catalog]) {
+    routes.push({
+      pattern,
+      method: undefined,
+      handler: (req) =>
+        textResponse(
+          405,
+          `Method ${req.method} is not allowed here: send SOAP requests with POST and fetch the WSDL with GET ?wsdl.`,
+          { allow: ALLOW },
+        ),
     });
   }
   return routes;

@@ -57,6 +57,18 @@ function errorJson(status: number, message: string): Response {
   });
 }
 
+const BAD_ESCAPE =
+  "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).";
+
+/** Decodes path parts; undefined when one holds an escape that is not UTF-8 (`%FF`). */
+function decodeParts(...parts: string[]): string[] | undefined {
+  try {
+    return parts.map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined;
+  }
+}
+
 function etagMatches(header: string | null, etag: string): boolean {
   if (header === null) return false;
   return header.split(",").map((t) => t.trim().replace(/^W\//, "")).some((t) =>
@@ -158,7 +170,9 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
         method,
         handler: (req, m) => {
           const g = m.pathname.groups;
-          return serveTile(req, decodeURIComponent(g.service!), null, [g.level!, g.row!, g.col!]);
+          const names = decodeParts(g.service!);
+          if (!names) return errorJson(400, BAD_ESCAPE);
+          return serveTile(req, names[0], null, [g.level!, g.row!, g.col!]);
         },
       },
       {
@@ -166,19 +180,18 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
         method,
         handler: (req, m) => {
           const g = m.pathname.groups;
-          return serveTile(req, decodeURIComponent(g.service!), decodeURIComponent(g.map!), [
-            g.level!,
-            g.row!,
-            g.col!,
-          ]);
+          const names = decodeParts(g.service!, g.map!);
+          if (!names) return errorJson(400, BAD_ESCAPE);
+          return serveTile(req, names[0], names[1], [g.level!, g.row!, g.col!]);
         },
       },
       {
         pattern: output,
         method,
         handler: async (req, m) => {
-          const dir = decodeURIComponent(m.pathname.groups.dir!);
-          const file = decodeURIComponent(m.pathname.groups.file!);
+          const names = decodeParts(m.pathname.groups.dir!, m.pathname.groups.file!);
+          if (!names) return errorJson(400, BAD_ESCAPE);
+          const [dir, file] = names;
           // Only names this server writes: no separators, no dot segments.
           if (!/^[\w.-]+_MapServer$/.test(dir) || !/^_ags_[\w]+\.[a-z0-9]+$/i.test(file)) {
             return errorJson(404, "No such output file.");

@@ -57,8 +57,12 @@ function firstListValue(v: string | null): string | undefined {
  * ```ts
  * isValidHost("api.example.org:8443"); // true
  * isValidHost("exa mple.com"); // false
+ * isValidHost("127.0.0.1:99999999999"); // false (no such port)
  * ```
  */
 export function isValidHost(host: string): boolean {
-  return /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(:\d+)?$/.test(host.toLowerCase());
+  const m = /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::(\d+))?$/.exec(host.toLowerCase());
+  // Django's regex takes any digits as a port, but a port past 65535 makes no URL (the request
+  // would not route at all), so it is refused with the other malformed forms.
+  return m !== null && (m[2] === undefined || Number(m[2]) <= 65535);
 }

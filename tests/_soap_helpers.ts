@@ -19,7 +19,7 @@ import { dirname, join } from "node:path";
 import * as soap from "soap";
 import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer, type MapServer } from "../map/mod.ts";
-import { arcgisRoutes } from "../routes/arcgis.ts";
+import { arcgisRoutes, type BodyBudget } from "../routes/arcgis.ts";
 
 export { loadTestService, MemoryPointSource, memoryService } from "./_soap_services.ts";
 
@@ -228,17 +228,18 @@ export function soapClient(wsdlUrl: string): Promise<SoapClient> {
 /** A test server publishing `services` through the ArcGIS routes. */
 export function startMapServices(
   services: MapService[],
-  opts: { outputDir?: string; maxBodyBytes?: number } = {},
+  opts: { outputDir?: string; maxBodyBytes?: number; bodyBudget?: BodyBudget } = {},
 ): TestServer & { maps: MapServer } {
   const maps = createMapServer({ services, outputDir: opts.outputDir ?? Deno.makeTempDirSync() });
   const routes = arcgisRoutes({
     maps,
     baseUrl: (req) => new URL(req.url).origin,
     maxBodyBytes: opts.maxBodyBytes,
+    bodyBudget: opts.bodyBudget,
   });
   const server = startSoapServer(async (req) => {
     for (const r of routes) {
-      if (r.method !== req.method) continue;
+      if (r.method !== undefined && r.method !== req.method) continue;
       const m = r.pattern.exec(req.url);
       if (m) return await r.handler(req, m);
     }

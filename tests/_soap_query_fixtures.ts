@@ -389,7 +389,8 @@ export async function createFixture(): Promise<Fixture> {
     `${mapsDir}/Capped.json`,
     JSON.stringify(fixtureDocument("Capped", { maxRecordCount: 3 }), null, 2),
   );
-  const services = await loadServices({ mapsDir });
+  // The documents name "../fixture.gpkg", beside the maps folder.
+  const services = await loadServices({ mapsDir, allowPathsOutside: true });
   return {
     dir,
     gpkg,

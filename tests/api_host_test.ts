@@ -23,6 +23,8 @@ Deno.test({
           "[::1",
           "ex_ample.com",
           "example.com:",
+          "127.0.0.1:99999999999",
+          "example.com:65536",
         ]
       ) {
         for (
@@ -33,7 +35,7 @@ Deno.test({
           assert.deepEqual(JSON.parse(r.body), { detail: "Invalid Host header." });
         }
       }
-      for (const host of ["good.example:8000", "[::1]:8000", "LOCALHOST"]) {
+      for (const host of ["good.example:8000", "[::1]:8000", "LOCALHOST", "good.example:65535"]) {
         const r = await send(port, { target: "/api/v1/vacancies/", headers: { host } });
         assert.equal(r.status, 200, host);
         assert.ok(JSON.parse(r.body).next.startsWith(`http://${host}/`), r.body.slice(0, 120));

@@ -266,7 +266,7 @@ Deno.test("ExportMapImage by URL (JPEG), layer descriptions, transparent PNG", a
   }
 });
 
-Deno.test("ExportMapImage faults: image too large, unsupported format, bad definition expression", async () => {
+Deno.test("ExportMapImage faults: image too large, unsupported format, bad definition expression, unknown layer", async () => {
   const s = await start();
   try {
     const md =
@@ -298,6 +298,14 @@ Deno.test("ExportMapImage faults: image too large, unsupported format, bad defin
     assert.match(
       await expectClientFault(s.url, "ExportMapImage", bad + id("esriImagePNG", 100, 100)),
       /DefinitionExpression/,
+    );
+    // A description of a layer the map does not have faults like a bad LayerID elsewhere.
+    const unknown = md +
+      `<LayerDescriptions><LayerDescription><LayerID>99</LayerID><Visible>false</Visible>` +
+      `</LayerDescription></LayerDescriptions></MapDescription>`;
+    assert.match(
+      await expectClientFault(s.url, "ExportMapImage", unknown + id("esriImagePNG", 100, 100)),
+      /Layer 99 does not exist in map Layers/,
     );
   } finally {
     await s.close();

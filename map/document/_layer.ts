@@ -44,6 +44,8 @@ export interface LoadContext {
   opts: LoadOptions;
   sources: Map<string, FeatureSource>;
   catalog?: CompetitionCatalog;
+  /** When set, source paths must resolve inside this (real) folder. */
+  pathRoot?: string;
 }
 
 function sourceKey(spec: SourceSpec): string {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Extent } from "../types.ts";
 import { canProject, normalizeWkid, projectExtent, unitsOfWkid } from "../geo/projection.ts";
 import { type MapDocument, MapDocumentSchema, type MapSpec } from "./schema.ts";
@@ -102,6 +102,49 @@ function resolveSources(doc: MapDocument, baseDir: string): MapDocument {
   };
 }
 
+/** The flag that lets documents read data outside the maps folder. */
+export const OUTSIDE_PATHS_FLAG = "--allow-map-paths-outside";
+
+/** The real path (symlinks and `..` resolved) of a file, or of the nearest folder that exists. */
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realPath(parent), relative(parent, path));
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * Refuses source paths that leave the maps folder (after `..` and symlinks): whoever may drop
+ * a document in the folder must not thereby publish any file the server can read.
+ */
+function checkInside(
+  doc: MapDocument,
+  baseDir: string,
+  root: string,
+  fail: (path: string, problem: string) => never,
+): void {
+  doc.maps.forEach((m, i) =>
+    m.layers.forEach((l, j) => {
+      if (!("path" in l.source)) return;
+      const real = realPath(resolve(baseDir, l.source.path));
+      if (isInside(root, real)) return;
+      fail(
+        `maps[${i}].layers[${j}].source.path`,
+        `"${l.source.path}" is outside the maps folder ${root}` +
+          (real !== l.source.path ? `: it resolves to ${real}` : "") +
+          `; move the data into the folder, or start the server with ${OUTSIDE_PATHS_FLAG}`,
+      );
+    })
+  );
+}
+
 async function buildService(
   value: unknown,
   origin: string,
@@ -117,6 +160,7 @@ async function buildService(
   const fail = (path: string, problem: string): never => {
     throw new MapDocumentError(origin, path, problem);
   };
+  if (ctx.pathRoot !== undefined) checkInside(parsed.data, baseDir, ctx.pathRoot, fail);
   const names = new Set<string>();
   doc.maps.forEach((m, i) => {
     if (names.has(m.name.toLowerCase())) {
@@ -206,6 +250,11 @@ export async function loadMapDocumentValue(
 export interface LoadServicesOptions extends LoadOptions {
   /** Folder whose `*.json` map documents are served; default the embedded service. */
   mapsDir?: string;
+  /**
+   * Let documents name data outside `mapsDir` (`--allow-map-paths-outside`). By default a
+   * source path that resolves outside the folder (after `..` and symlinks) is refused.
+   */
+  allowPathsOutside?: boolean;
 }
 
 /**
@@ -240,6 +289,7 @@ export async function loadServices(opts: LoadServicesOptions = {}): Promise<MapS
   if (files.length === 0) {
     throw new MapDocumentError(opts.mapsDir, "", "the maps folder holds no .json map documents");
   }
+  if (!opts.allowPathsOutside) ctx.pathRoot = realPath(resolve(opts.mapsDir));
   const services: MapService[] = [];
   for (const file of files) {
     const s = await loadDocument(file, ctx);

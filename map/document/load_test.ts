@@ -263,3 +263,52 @@ Deno.test("the README's example document is valid", async () => {
   const doc = validateMapDocument(JSON.parse(json), "README.md");
   assert.equal(doc.maps[0].layers[0].source.type, "geopackage");
 });
+
+Deno.test("source paths may not leave the maps folder unless allowed", async () => {
+  // A second folder beside `maps`, with documents that reach out of it in three ways.
+  const root = join(dir, "escape");
+  const inside = join(root, "maps");
+  await Deno.mkdir(join(inside, "data"), { recursive: true });
+  await Deno.copyFile(join(mapsDir, "data", "towns.gpkg"), join(root, "outside.gpkg"));
+  await Deno.symlink(join(root, "outside.gpkg"), join(inside, "data", "link.gpkg"));
+  await Deno.copyFile(join(mapsDir, "data", "towns.gpkg"), join(inside, "data", "towns.gpkg"));
+  const doc = (path: string) =>
+    JSON.stringify({
+      name: "Escape",
+      maps: [{ name: "Main", layers: [{ name: "T", source: { type: "geopackage", path } }] }],
+    });
+  const file = join(inside, "escape.json");
+  for (
+    const [path, shown] of [
+      ["../outside.gpkg", /"\.\.\/outside\.gpkg" is outside the maps folder/],
+      ["data/../../outside.gpkg", /is outside the maps folder/],
+      [join(root, "outside.gpkg"), /is outside the maps folder/],
+      [
+        "data/link.gpkg",
+        /data\/link\.gpkg" is outside the maps folder .*resolves to .*outside\.gpkg/,
+      ],
+    ] as const
+  ) {
+    await Deno.writeTextFile(file, doc(path));
+    await assert.rejects(
+      () => loadServices({ mapsDir: inside }),
+      (e: Error) => {
+        assert.ok(e instanceof MapDocumentError, String(e));
+        assert.match(e.message, /escape\.json: maps\[0\]\.layers\[0\]\.source\.path: /);
+        assert.match(e.message, shown);
+        assert.match(e.message, /--allow-map-paths-outside/);
+        return true;
+      },
+      path,
+    );
+    // Allowed explicitly, the same document loads.
+    const [service] = await loadServices({ mapsDir: inside, allowPathsOutside: true });
+    assert.ok(service.maps[0].layers[0].source.count({}) > 0, path);
+    service.close();
+  }
+  // Paths that stay inside (also through a `..` that comes back) are fine.
+  await Deno.writeTextFile(file, doc("data/../data/towns.gpkg"));
+  const [service] = await loadServices({ mapsDir: inside });
+  assert.ok(service.maps[0].layers[0].source.count({}) > 0);
+  service.close();
+});

@@ -16,6 +16,7 @@ import {
   textStyleFromSoap,
 } from "../render/mod.ts";
 import { SoapFault } from "../soap/fault.ts";
+import { findLayer } from "./_query_map_state.ts";
 import type { MapFrame } from "../soap/operation.ts";
 import type { Geometry } from "../types.ts";
 import { geometryFromSoap, type SoapObject } from "./_geometry_xml.ts";
@@ -163,9 +164,10 @@ export function layerOverrides(
 ): LayerOverride[] {
   const out: LayerOverride[] = [];
   for (const d of Array.isArray(descriptions) ? descriptions : []) {
-    if (!isObject(d) || typeof d.LayerID !== "number") continue;
-    const layer = frame.layers.find((l) => l.id === d.LayerID);
-    if (!layer) continue; // ArcGIS ignores descriptions of layers it does not have
+    if (!isObject(d)) continue;
+    // An unknown id is the client's mistake, faulted as every operation faults a bad LayerID:
+    // ignoring it would draw a map the client believes it changed.
+    const layer = findLayer(frame, d.LayerID, "LayerDescription/LayerID");
     let where;
     try {
       where = parseWhere(

@@ -52,6 +52,26 @@ export function evaluateValue(node: ValueNode, attrs: Record<string, AttributeVa
   return null;
 }
 
+/** IN lists at least this long that hold only numbers are looked up in a Set. */
+const SET_LOOKUP_MIN = 16;
+const numericLists = new WeakMap<object, Set<number> | null>();
+
+/**
+ * The values of a long all-number IN list as a Set (built once per tree), or undefined. For a
+ * number, Set membership is exactly compareScalars(v, x) === 0 over the list: both are numeric
+ * equality (0 and -0 alike), and there is no NULL in the list to make the answer unknown.
+ */
+function numericList(node: WhereNode & { kind: "in" }): Set<number> | undefined {
+  if (node.list.length < SET_LOOKUP_MIN) return undefined;
+  let set = numericLists.get(node);
+  if (set === undefined) {
+    const all = node.list.every((x) => x.kind === "literal" && typeof x.value === "number");
+    set = all ? new Set(node.list.map((x) => (x as { value: number }).value)) : null;
+    numericLists.set(node, set);
+  }
+  return set ?? undefined;
+}
+
 /** Truth value of a condition: true, false or null (unknown). */
 export function evaluateCondition(
   node: WhereNode,
@@ -100,6 +120,8 @@ export function evaluateCondition(
     case "in": {
       const v = evaluateValue(node.value, attrs);
       if (v === null) return null;
+      const numbers = typeof v === "number" && !Number.isNaN(v) ? numericList(node) : undefined;
+      if (numbers) return numbers.has(v as number) ? !node.negated : node.negated;
       let sawNull = false;
       for (const item of node.list) {
         const x = evaluateValue(item, attrs);

@@ -14,6 +14,7 @@ import type { ValueNode, WhereNode } from "./ast.ts";
 import { describe, type Token, tokenize, WhereClauseError } from "./_lexer.ts";
 import { parseDateLiteral } from "./_values.ts";
 import { coerceLiteral } from "./_coerce.ts";
+import { balance, checkDepth, mergeEqualities } from "./_tree_shape.ts";
 
 /** Functions the grammar knows. */
 export const FUNCTIONS = ["UPPER", "LOWER"] as const;
@@ -43,6 +44,22 @@ const FORBIDDEN = new Set([
 ]);
 
 const MAX_DEPTH = 100;
+
+/**
+ * Most conditions one where clause may hold: each comparison, BETWEEN,
+ * LIKE and IS NULL counts one, an IN list one per value. Clients page by
+ * FID with `OBJECTID = 1 OR OBJECTID = 2 OR …`; 30,000 keeps such a page
+ * well inside a 10 MiB request and every backend's limits.
+ */
+export const MAX_WHERE_TERMS = 30_000;
+
+/**
+ * Most quoted strings one where clause may hold. Strings reach SQLite as
+ * bound parameters, of which one statement takes at most 32,766; the rest
+ * are left to the query's own parameters.
+ */
+export const MAX_WHERE_STRINGS = 30_000;
+
 const COMPARE = new Set(["=", "<>", "!=", "<", "<=", ">", ">="]);
 
 /**
@@ -56,6 +73,8 @@ export const MAX_LIKE_PATTERN = 2000;
 class Parser {
   private i = 0;
   private depth = 0;
+  private terms = 0;
+  private strings = 0;
   private readonly byName = new Map<string, FieldInfo>();
 
   constructor(private readonly tokens: Token[], private readonly fields: FieldInfo[]) {
@@ -97,39 +116,60 @@ class Parser {
     if (this.peek().kind !== "end") {
       this.fail("AND, OR or the end of the clause");
     }
+    checkDepth(node);
     return node;
   }
 
+  // AND and OR chains become balanced trees (both are associative in three-valued logic), so
+  // a chain of n terms is log2(n) deep for the evaluator's recursion and SQLite's depth limit.
   private or(): WhereNode {
-    let left = this.and();
+    const operands = [this.and()];
     while (this.isWord("OR")) {
       this.next();
-      left = { kind: "or", left, right: this.and() };
+      operands.push(this.and());
     }
-    return left;
+    return balance("or", mergeEqualities(operands));
   }
 
   private and(): WhereNode {
-    let left = this.not();
+    const operands = [this.not()];
     while (this.isWord("AND")) {
       this.next();
-      left = { kind: "and", left, right: this.not() };
+      operands.push(this.not());
     }
-    return left;
+    return balance("and", operands);
   }
 
   private not(): WhereNode {
-    if (this.isWord("NOT")) {
+    // A loop, not recursion: "NOT NOT … NOT" must not grow the parser's stack.
+    let nots = 0;
+    while (this.isWord("NOT")) {
       this.next();
-      return { kind: "not", operand: this.not() };
+      nots++;
     }
-    return this.predicate();
+    let node = this.predicate();
+    for (; nots > 0; nots--) node = { kind: "not", operand: node };
+    return node;
+  }
+
+  /** Counts conditions (and quoted strings) against the clause's limits. */
+  private count(terms: number, at: number): void {
+    this.terms += terms;
+    if (this.terms > MAX_WHERE_TERMS) {
+      throw limitError(
+        `The where clause has more than ${MAX_WHERE_TERMS} conditions (the limit is reached at ` +
+          `position ${at}); split it into several requests or use fewer, wider conditions ` +
+          "(e.g. OBJECTID BETWEEN a AND b).",
+        at,
+      );
+    }
   }
 
   private predicate(): WhereNode {
     if (this.peek().kind !== "(") return this.predicateTail(this.value());
     // "(" opens either a boolean group or a value such as "(a + b) > 3": try the group first.
     const start = this.i;
+    const [terms, strings] = [this.terms, this.strings];
     let groupError: WhereClauseError | undefined;
     try {
       this.enter();
@@ -148,6 +188,7 @@ class Parser {
     }
     this.i = start;
     this.depth = this.depthAt(start);
+    [this.terms, this.strings] = [terms, strings];
     try {
       return this.predicateTail(this.value());
     } catch (e) {
@@ -185,6 +226,7 @@ class Parser {
   private predicateTail(value: ValueNode): WhereNode {
     const t = this.peek();
     if (t.kind === "op" && COMPARE.has(t.text)) {
+      this.count(1, t.pos);
       this.next();
       const right = this.value();
       const op = (t.text === "!=" ? "<>" : t.text) as "=" | "<>" | "<" | "<=" | ">" | ">=";
@@ -192,6 +234,7 @@ class Parser {
       return { kind: "compare", op, left: l, right: r };
     }
     if (this.isWord("IS")) {
+      this.count(1, t.pos);
       this.next();
       const negated = this.isWord("NOT");
       if (negated) this.next();
@@ -207,12 +250,14 @@ class Parser {
       const list: ValueNode[] = [];
       do {
         const at = this.peek().pos;
+        this.count(1, at);
         list.push(this.coercePair(value, this.value(), at)[1]);
       } while (this.peek().kind === "," && this.next());
       this.expect(")", '"," or ")" in the IN list');
       return { kind: "in", value, list, negated };
     }
     if (this.isWord("BETWEEN")) {
+      this.count(1, t.pos);
       this.next();
       const lowAt = this.peek().pos;
       const low = this.coercePair(value, this.value(), lowAt)[1];
@@ -222,6 +267,7 @@ class Parser {
       return { kind: "between", value, low, high, negated };
     }
     if (this.isWord("LIKE")) {
+      this.count(1, t.pos);
       this.next();
       const patternAt = this.peek().pos;
       const pattern = this.value();
@@ -277,18 +323,25 @@ class Parser {
   }
 
   private unary(): ValueNode {
-    const t = this.peek();
-    if (t.kind === "op" && (t.text === "-" || t.text === "+")) {
+    // Signs are read in a loop, not by recursion, so "- - - … 5" cannot exhaust the stack.
+    const signs: string[] = [];
+    for (
+      let t = this.peek();
+      t.kind === "op" && (t.text === "-" || t.text === "+");
+      t = this.peek()
+    ) {
+      signs.push(t.text);
       this.next();
-      const operand = this.unary();
-      if (t.text === "+") return operand;
-      // Fold "-5" into a literal so it reads and coerces like one.
-      if (operand.kind === "literal" && typeof operand.value === "number") {
-        return { kind: "literal", value: -operand.value };
-      }
-      return { kind: "neg", operand };
     }
-    return this.primary();
+    let operand = this.primary();
+    while (signs.length > 0) {
+      if (signs.pop() === "+") continue;
+      // Fold "-5" into a literal so it reads and coerces like one.
+      operand = operand.kind === "literal" && typeof operand.value === "number"
+        ? { kind: "literal", value: -operand.value }
+        : { kind: "neg", operand };
+    }
+    return operand;
   }
 
   private primary(): ValueNode {
@@ -297,6 +350,13 @@ class Parser {
       case "number":
         return { kind: "literal", value: Number(t.text) };
       case "string":
+        if (++this.strings > MAX_WHERE_STRINGS) {
+          throw limitError(
+            `The where clause has more than ${MAX_WHERE_STRINGS} quoted strings (the limit is ` +
+              `reached at position ${t.pos}); split it into several requests.`,
+            t.pos,
+          );
+        }
         return { kind: "literal", value: t.text };
       case "quoted":
         return { kind: "field", name: this.field(t).name };
@@ -401,6 +461,13 @@ class Parser {
   private coerce(field: { name: string }, lit: ValueNode & { kind: "literal" }, pos: number) {
     return coerceLiteral(this.byName.get(field.name.toLowerCase())!, lit, pos);
   }
+}
+
+/** An error no other reading of the clause can avoid (the parser does not backtrack past it). */
+function limitError(message: string, at: number): WhereClauseError {
+  const e = new WhereClauseError(message, at);
+  e.tooDeep = true;
+  return e;
 }
 
 /**

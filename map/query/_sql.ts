@@ -1,7 +1,9 @@
 /**
  * Compiles a where-clause tree to SQLite SQL with bound parameters. Only
- * column names chosen by the source and fixed keywords are written into
- * the text; every literal is a `?` parameter.
+ * column names chosen by the source, fixed keywords and numbers the
+ * compiler formats itself are written into the text; every string is a `?`
+ * parameter. (Numbers are written out because one statement takes at most
+ * 32,766 parameters, and FID paging sends tens of thousands of them.)
  *
  * LIKE, UPPER and LOWER call functions registered by
  * {@linkcode registerSqlFunctions}, which share their code with the
@@ -91,6 +93,7 @@ class Compiler {
 
   private param(v: Scalar): string {
     if (v === null) return "NULL";
+    if (typeof v === "number" && Number.isFinite(v)) return realLiteral(v);
     this.params.push(v);
     return "?";
   }
@@ -148,9 +151,9 @@ class Compiler {
         return `(${v} COLLATE BINARY ${n.negated ? "NOT BETWEEN" : "BETWEEN"} ${lo} AND ${hi})`;
       }
       case "like": {
-        const call = `arcgis_like(${this.value(n.value)}, ${this.value(n.pattern)}, ${
-          this.param(n.escape ?? "")
-        })`;
+        // The escape character as its code point: one character, no parameter needed.
+        const escape = n.escape === undefined ? "''" : `char(${n.escape.codePointAt(0)})`;
+        const call = `arcgis_like(${this.value(n.value)}, ${this.value(n.pattern)}, ${escape})`;
         return n.negated ? `(NOT ${call})` : call;
       }
       case "isNull":
@@ -160,13 +163,24 @@ class Compiler {
 }
 
 /**
+ * A finite number as an SQLite REAL literal, as node:sqlite would bind it
+ * (a bound number is REAL even when integral; SQLite reads the shortest
+ * round-trip text back to the same double).
+ */
+function realLiteral(v: number): string {
+  const text = String(v);
+  const real = /[.e]/.test(text) ? text : `${text}.0`;
+  return v < 0 ? `(${real})` : real;
+}
+
+/**
  * Compiles a filter to SQL for a WHERE clause. `tableAlias` prefixes
  * column references when the query joins tables.
  *
  * @example
  * ```ts
  * toSql(parseWhere("pop > 5", fields)!, { pop: "population" });
- * // { sql: '("population" COLLATE BINARY > ?)', params: [5] }
+ * // { sql: '("population" COLLATE BINARY > 5.0)', params: [] }
  * ```
  */
 export function toSql(

@@ -27,7 +27,8 @@ import { FUNCTIONS, parseWhereClause } from "./_parser.ts";
 
 export type { ValueNode, WhereNode } from "./ast.ts";
 export { WhereClauseError } from "./_lexer.ts";
-export { MAX_LIKE_PATTERN } from "./_parser.ts";
+export { MAX_LIKE_PATTERN, MAX_WHERE_STRINGS, MAX_WHERE_TERMS } from "./_parser.ts";
+export { MAX_TREE_DEPTH } from "./_tree_shape.ts";
 export {
   type ColumnMap,
   type CompiledSql,

@@ -300,6 +300,7 @@ export function configureRendererForDocuments(
   opts: {
     mapsDir?: string;
     catalogPath?: string;
+    allowPathsOutside?: boolean;
     size?: number;
     lazy?: boolean;
     heapLimitMb?: number;
@@ -312,7 +313,11 @@ export function configureRendererForDocuments(
     loader: {
       module: new URL("../document/mod.ts", import.meta.url).href,
       export: "loadServices",
-      args: [{ mapsDir: opts.mapsDir, catalogPath: opts.catalogPath }],
+      args: [{
+        mapsDir: opts.mapsDir,
+        catalogPath: opts.catalogPath,
+        allowPathsOutside: opts.allowPathsOutside,
+      }],
     },
   });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { isSoapFault, SoapFault } from "./fault.ts";
-import { parseXml, type XmlLimits } from "./xml.ts";
+import { parseXmlChunks, type XmlLimits, type XmlPacing } from "./xml.ts";
 import { decodeRequest } from "./decode.ts";
 import { encodeResponse } from "./encode.ts";
 import { DEFAULT_NAMESPACE, faultEnvelope, openEnvelope, responseEnvelope } from "./envelope.ts";
@@ -37,12 +37,22 @@ export interface DispatchOptions<C> {
   /** Builds the handler context for the request's namespace; may throw SoapFault (unknown service). */
   context: (namespace: string) => C | Promise<C>;
   limits?: Partial<XmlLimits>;
+  /** How the parse shares the event loop (default: a macrotask every 64 Ki characters). */
+  pacing?: XmlPacing;
   /** Called with unexpected (non-SoapFault) errors, e.g. for logging. */
   onError?: (error: unknown, operation?: string) => void;
 }
 
 /**
- * Handles one SOAP request text and returns the reply to send.
+ * A request body: the whole text, or its pieces as they are read (decoded
+ * text; the iterator may throw a SoapFault, e.g. for an over-long body).
+ */
+export type SoapBody = string | AsyncIterable<string>;
+
+/**
+ * Handles one SOAP request and returns the reply to send. The body is
+ * parsed in slices with pauses between them, so a large request never
+ * stalls the other requests the process is serving.
  *
  * @example
  * ```ts
@@ -50,11 +60,19 @@ export interface DispatchOptions<C> {
  * new Response(reply.body, { status: reply.status, headers: { "content-type": reply.contentType } });
  * ```
  */
-export async function dispatchSoap<C>(text: string, opts: DispatchOptions<C>): Promise<SoapReply> {
+export async function dispatchSoap<C>(
+  body: SoapBody,
+  opts: DispatchOptions<C>,
+): Promise<SoapReply> {
   let namespace = DEFAULT_NAMESPACE;
   let opName: string | undefined;
   try {
-    const { operation, namespace: ns } = openEnvelope(parseXml(text, opts.limits));
+    const root = await parseXmlChunks(
+      typeof body === "string" ? [body] : body,
+      opts.limits,
+      opts.pacing,
+    );
+    const { operation, namespace: ns } = openEnvelope(root);
     namespace = ns;
     opName = operation.local;
     const op = opts.schema.operation(operation.local);

@@ -20,7 +20,14 @@ export type {
   OperationHandler,
   OperationTable,
 } from "./operation.ts";
-export { parseXml, type QName, type XmlElement, type XmlLimits } from "./xml.ts";
+export {
+  parseXml,
+  parseXmlChunks,
+  type QName,
+  type XmlElement,
+  type XmlLimits,
+  type XmlPacing,
+} from "./xml.ts";
 export { type ElementDef, type OperationDef, Schema, type TypeDef } from "./schema.ts";
 export { MAPSERVER_OPERATION_NAMES, MAPSERVER_SCHEMA } from "./types.ts";
 export { decodeRequest, decodeValue, isEsriNamespace } from "./decode.ts";
@@ -30,6 +37,7 @@ export {
   type DispatchOptions,
   dispatchSoap,
   SOAP_CONTENT_TYPE,
+  type SoapBody,
   type SoapReply,
 } from "./dispatch.ts";
 export { explicitPort, generateWsdl } from "./wsdl.ts";

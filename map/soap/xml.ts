@@ -72,6 +72,17 @@ export interface XmlReadOptions {
 /** Thrown inside saxes handlers to stop the parse; turned into a fault. */
 class Refusal extends Error {}
 
+/** How {@link parseXmlChunks} shares the event loop. */
+export interface XmlPacing {
+  /** Characters parsed between two pauses (default 64 Ki). */
+  sliceChars?: number;
+  /** Gives other work a turn (default: a macrotask, so timers and network I/O run). */
+  pause?: () => Promise<void>;
+}
+
+/** A macrotask: lets the event loop poll I/O and run timers before the parse goes on. */
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * Parses `text` into an element tree and returns the root element.
  * Throws a `SoapFault("Client", ...)` for malformed or refused input.
@@ -87,76 +98,149 @@ export function parseXml(
   text: string,
   limits: Partial<XmlLimits> & XmlReadOptions = {},
 ): XmlElement {
-  const lim: XmlLimits = { ...DEFAULT_XML_LIMITS, ...limits };
-  const keepAll = limits.allAttributes === true;
-  if (text.length > lim.maxLength) {
-    throw new SoapFault(
-      "Client",
-      `The request body is larger than the limit of ${lim.maxLength} characters.`,
-      { Limit: lim.maxLength },
-    );
-  }
-  // Refuse DTDs before saxes reads them: it would scan the whole internal subset first.
-  if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) {
-    throw refused("Document type declarations (DOCTYPE, ENTITY) are not allowed in SOAP messages.");
-  }
-  const parser = new SaxesParser({ xmlns: true, position: false });
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  let elements = 0;
-  let attributes = 0;
-
-  parser.on("doctype", () => {
-    throw new Refusal("Document type declarations are not allowed in SOAP messages.");
-  });
-  parser.on("opentagstart", () => {
-    attributes = 0;
-    if (++elements > lim.maxElements) {
-      throw new Refusal(`The request has more than ${lim.maxElements} elements.`);
-    }
-    if (stack.length >= lim.maxDepth) {
-      throw new Refusal(`The request nests elements deeper than ${lim.maxDepth} levels.`);
-    }
-  });
-  parser.on("attribute", () => {
-    if (++attributes > lim.maxAttributes) {
-      throw new Refusal(`An element has more than ${lim.maxAttributes} attributes.`);
-    }
-  });
-  parser.on("opentag", (tag: SaxesTagNS) => {
-    const el = makeElement(tag, parser, keepAll);
-    const parent = stack[stack.length - 1];
-    if (parent) {
-      if (parent.children === NONE) parent.children = [el];
-      else parent.children.push(el);
-    } else root = el;
-    stack.push(el);
-  });
-  parser.on("closetag", () => {
-    stack.pop();
-  });
-  parser.on("text", (t: string) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  });
-  parser.on("cdata", (t: string) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  });
-
-  try {
-    parser.write(text).close();
-  } catch (e) {
-    if (e instanceof SoapFault) throw e;
-    if (e instanceof Refusal) throw refused(e.message);
-    throw new SoapFault(
-      "Client",
-      `The request is not well-formed XML: ${cleanSaxesMessage(e)}`,
-    );
-  }
-  if (!root) throw new SoapFault("Client", "The request body contains no XML element.");
-  return root;
+  const reader = new TreeReader(limits);
+  reader.write(text);
+  return reader.finish();
 }
+
+/**
+ * Parses a document that arrives in pieces (a request body as it is read),
+ * pausing every `sliceChars` characters so that a 10 MB body never holds the
+ * event loop for more than a few milliseconds at a time. Nothing but the
+ * tree is kept: each piece is dropped once parsed. Same limits and faults
+ * as {@link parseXml}.
+ *
+ * @example
+ * ```ts
+ * const root = await parseXmlChunks(["<a:E xmlns:a='urn:x'>", "<B>1</B></a:E>"]);
+ * root.children[0].text; // "1"
+ * ```
+ */
+export async function parseXmlChunks(
+  chunks: AsyncIterable<string> | Iterable<string>,
+  limits: Partial<XmlLimits> & XmlReadOptions = {},
+  pacing: XmlPacing = {},
+): Promise<XmlElement> {
+  const slice = pacing.sliceChars ?? 64 * 1024;
+  const pause = pacing.pause ?? macrotask;
+  const reader = new TreeReader(limits);
+  let sincePause = 0;
+  for await (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; at += slice) {
+      const piece = at === 0 && chunk.length <= slice ? chunk : chunk.slice(at, at + slice);
+      reader.write(piece);
+      sincePause += piece.length;
+      if (sincePause >= slice) {
+        sincePause = 0;
+        await pause();
+      }
+    }
+  }
+  return reader.finish();
+}
+
+/** The saxes parser with its tree-building handlers and limit counters. */
+class TreeReader {
+  private readonly lim: XmlLimits;
+  private readonly parser = new SaxesParser({ xmlns: true, position: false });
+  private readonly stack: XmlElement[] = [];
+  private root: XmlElement | undefined;
+  private length = 0;
+  /** The end of the previous piece, so a DOCTYPE split across two pieces is still seen. */
+  private tail = "";
+
+  constructor(limits: Partial<XmlLimits> & XmlReadOptions) {
+    const lim: XmlLimits = { ...DEFAULT_XML_LIMITS, ...limits };
+    this.lim = lim;
+    const keepAll = limits.allAttributes === true;
+    const { parser, stack } = this;
+    let elements = 0;
+    let attributes = 0;
+    parser.on("doctype", () => {
+      throw new Refusal("Document type declarations are not allowed in SOAP messages.");
+    });
+    parser.on("opentagstart", () => {
+      attributes = 0;
+      if (++elements > lim.maxElements) {
+        throw new Refusal(`The request has more than ${lim.maxElements} elements.`);
+      }
+      if (stack.length >= lim.maxDepth) {
+        throw new Refusal(`The request nests elements deeper than ${lim.maxDepth} levels.`);
+      }
+    });
+    parser.on("attribute", () => {
+      if (++attributes > lim.maxAttributes) {
+        throw new Refusal(`An element has more than ${lim.maxAttributes} attributes.`);
+      }
+    });
+    parser.on("opentag", (tag: SaxesTagNS) => {
+      const el = makeElement(tag, parser, keepAll);
+      const parent = stack[stack.length - 1];
+      if (parent) {
+        // Indentation around child elements means nothing in SOAP; dropping it keeps the tree
+        // of a pretty-printed 10 MB request from holding megabytes of spaces.
+        if (parent.text !== "" && WHITESPACE.test(parent.text)) parent.text = "";
+        if (parent.children === NONE) parent.children = [el];
+        else parent.children.push(el);
+      } else this.root = el;
+      stack.push(el);
+    });
+    parser.on("closetag", () => {
+      stack.pop();
+    });
+    const onText = (t: string) => {
+      const top = stack[stack.length - 1];
+      if (!top) return;
+      if (top.children !== NONE && WHITESPACE.test(t) && WHITESPACE.test(top.text)) return;
+      top.text += t;
+    };
+    parser.on("text", onText);
+    parser.on("cdata", onText);
+  }
+
+  /** Parses one more piece of the document. */
+  write(piece: string): void {
+    this.length += piece.length;
+    if (this.length > this.lim.maxLength) {
+      throw new SoapFault(
+        "Client",
+        `The request body is larger than the limit of ${this.lim.maxLength} characters.`,
+        { Limit: this.lim.maxLength },
+      );
+    }
+    // Refuse DTDs before saxes reads them: it would scan the whole internal subset first.
+    const seen = this.tail + piece;
+    if (/<!DOCTYPE/i.test(seen) || /<!ENTITY/i.test(seen)) {
+      throw refused(
+        "Document type declarations (DOCTYPE, ENTITY) are not allowed in SOAP messages.",
+      );
+    }
+    this.tail = piece.slice(-8);
+    this.guard(() => this.parser.write(piece));
+  }
+
+  /** Ends the document and returns its root element. */
+  finish(): XmlElement {
+    this.guard(() => this.parser.close());
+    if (!this.root) throw new SoapFault("Client", "The request body contains no XML element.");
+    return this.root;
+  }
+
+  private guard(step: () => unknown): void {
+    try {
+      step();
+    } catch (e) {
+      if (e instanceof SoapFault) throw e;
+      if (e instanceof Refusal) throw refused(e.message);
+      throw new SoapFault(
+        "Client",
+        `The request is not well-formed XML: ${cleanSaxesMessage(e)}`,
+      );
+    }
+  }
+}
+
+const WHITESPACE = /^[ \t\r\n]*$/;
 
 function refused(message: string): SoapFault {
   return new SoapFault("Client", `The request was refused: ${message}`);

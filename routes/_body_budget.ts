@@ -1,0 +1,124 @@
+/**
+ * A server-wide budget of request-body bytes: requests reserve their
+ * body's size before reading it and give it back when answered, so the
+ * memory held by bodies being read and parsed at once stays bounded
+ * however many arrive together. A request that does not fit waits its
+ * turn (first come, first served; the bytes wait in the client's socket,
+ * not in our memory) for a bounded time, then is refused as busy.
+ *
+ * @module
+ */
+
+/** Options of a {@link BodyBudget}. */
+export interface BodyBudgetOptions {
+  /** Bytes of bodies held at once (default 64 MiB). */
+  bytes?: number;
+  /** How long a request may wait for room before it is refused (default 30 s). */
+  waitMs?: number;
+}
+
+/** Thrown by {@link BodyBudget.reserve} when no room was found in time. */
+export class BudgetBusyError extends Error {
+  /** Builds the error; the message says what was full. */
+  constructor(readonly capacity: number, readonly waitMs: number) {
+    super(
+      `The server is busy reading other large requests (${
+        Math.round(capacity / 2 ** 20)
+      } MiB of request bodies at once); retry in a few seconds.`,
+    );
+    this.name = "BudgetBusyError";
+  }
+}
+
+interface Waiter {
+  bytes: number;
+  grant: () => void;
+}
+
+/** Default total of request bodies read at once. */
+export const DEFAULT_BODY_BUDGET = 64 * 2 ** 20;
+
+/**
+ * The byte budget. One per server, passed to the routes that read bodies.
+ *
+ * @example
+ * ```ts
+ * const budget = new BodyBudget({ bytes: 64 * 2 ** 20 });
+ * const release = await budget.reserve(1_000_000);
+ * try {
+ *   // read and handle the body
+ * } finally {
+ *   release();
+ * }
+ * ```
+ */
+export class BodyBudget {
+  /** Total bytes that may be reserved at once. */
+  readonly capacity: number;
+  /** Longest wait for room, in milliseconds. */
+  readonly waitMs: number;
+  private used = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(opts: BodyBudgetOptions = {}) {
+    this.capacity = opts.bytes ?? DEFAULT_BODY_BUDGET;
+    this.waitMs = opts.waitMs ?? 30_000;
+    if (!(this.capacity > 0)) throw new RangeError("The body budget must be positive.");
+  }
+
+  /** Bytes reserved right now. */
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Requests waiting for room right now. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * Reserves `bytes` (at most the whole budget), waiting for room in
+   * arrival order; resolves to the function that gives them back (call it
+   * once). Rejects with {@link BudgetBusyError} after `waitMs`.
+   */
+  reserve(bytes: number): Promise<() => void> {
+    const n = Math.min(Math.max(0, bytes), this.capacity);
+    const release = () => {
+      let once = true;
+      return () => {
+        if (!once) return;
+        once = false;
+        this.used -= n;
+        this.drain();
+      };
+    };
+    // Only when nobody waits: a stream of small requests must not starve a big one.
+    if (this.queue.length === 0 && this.used + n <= this.capacity) {
+      this.used += n;
+      return Promise.resolve(release());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        bytes: n,
+        grant: () => {
+          clearTimeout(timer);
+          this.used += n;
+          resolve(release());
+        },
+      };
+      const timer = setTimeout(() => {
+        const i = this.queue.indexOf(waiter);
+        if (i >= 0) this.queue.splice(i, 1);
+        reject(new BudgetBusyError(this.capacity, this.waitMs));
+        this.drain(); // the one that left may have been blocking smaller ones behind it
+      }, this.waitMs);
+      this.queue.push(waiter);
+    });
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0 && this.used + this.queue[0].bytes <= this.capacity) {
+      this.queue.shift()!.grant();
+    }
+  }
+}
