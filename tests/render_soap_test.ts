@@ -23,7 +23,7 @@ import {
   mapDescription,
   typed,
 } from "./_soap_query_fixtures.ts";
-import { countNot, countries, decode, MemorySource, near, pixel } from "./render_helpers.ts";
+import { countNot, countries, decode, MemorySource, near, pixel } from "./_render_helpers.ts";
 
 const SEA = [200, 225, 255, 255];
 const LAND = [240, 235, 210, 255];
