@@ -35,11 +35,12 @@ async function build(): Promise<string | null> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: compileArgs(BINARY),
     cwd: ROOT,
+    env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
   if (out.success) return null;
-  const text = new TextDecoder().decode(out.stderr).replace(/\x1b\[[0-9;]*m/g, "");
+  const text = new TextDecoder().decode(out.stderr);
   if (/Setting up base binary|denort/i.test(text)) {
     const cause = text.split("\n").map((l) => l.trim()).find((l) =>
       /error sending|dns|connect/i.test(l)
