@@ -212,6 +212,13 @@ export const MAP2IMG: Reference = reference(
   () => onPath("map2img") ? null : "mapserver-bin is not installed (no map2img)",
 );
 
+/** Info-ZIP's unzip, an independent reader of our KMZ archives. */
+export const UNZIP: Reference = reference(
+  "unzip",
+  "apt-get install unzip",
+  () => onPath("unzip") ? null : "unzip is not installed",
+);
+
 /** Headless Chromium (Debian's chromium). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
