@@ -48,6 +48,8 @@ export interface SkipRecord {
   reference: string;
   missing: string;
   enable: string;
+  /** False when `REFERENCE_TESTS=required` does not apply (see {@link Reference.requiredInCi}). */
+  requiredInCi: boolean;
 }
 
 /**
@@ -121,7 +123,15 @@ export function optionalTest(needs: Reference | Reference[], def: Deno.TestDefin
   const log = Deno.env.get(SKIP_LOG_VARIABLE);
   if (log) {
     const lines = missing.map((r) =>
-      JSON.stringify({ test: name, reference: r.name, missing: r.missing, enable: r.enable }) +
+      JSON.stringify(
+        {
+          test: name,
+          reference: r.name,
+          missing: r.missing ?? "",
+          enable: r.enable,
+          requiredInCi: r.requiredInCi,
+        } satisfies SkipRecord,
+      ) +
       "\n"
     );
     Deno.writeTextFileSync(log, lines.join(""), { append: true });

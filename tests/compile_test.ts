@@ -42,12 +42,8 @@ async function build(): Promise<string | null> {
   if (out.success) return null;
   const text = new TextDecoder().decode(out.stderr);
   if (/Setting up base binary|denort/i.test(text)) {
-    const cause = text.split("\n").map((l) => l.trim()).find((l) =>
-      /error sending|dns|connect/i.test(l)
-    );
-    return `no denort runtime: deno compile could not download it${
-      cause ? ` (${cause.slice(0, 120)})` : ""
-    }`;
+    const cause = /dns error|connection refused|timed out|certificate|status code \d+/i.exec(text);
+    return `no denort runtime: deno compile could not download it${cause ? ` (${cause[0]})` : ""}`;
   }
   throw new Error(`deno task compile failed:\n${text}`);
 }
