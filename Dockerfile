@@ -14,8 +14,9 @@ COPY --chown=deno:deno deno.json deno.lock main.ts ./
 COPY --chown=deno:deno data ./data
 COPY --chown=deno:deno map ./map
 COPY --chown=deno:deno routes ./routes
-# Fetch the npm packages (node_modules, CanvasKit, fonts, world-atlas) at build time, not at start.
-RUN deno install --entrypoint main.ts map/render/_worker.ts
+# Fetch every package of deno.json into node_modules at build time (the font and CanvasKit's
+# wasm are read from there, not imported), and cache the modules the server and its workers load.
+RUN deno install && deno cache main.ts map/render/_worker.ts
 VOLUME ["/app/var"]
 EXPOSE 8000
 CMD ["run", "--allow-all", "main.ts", "serve", "--port", "8000"]
