@@ -1,7 +1,7 @@
 /**
  * The drawing and tile-cache operations end to end: a loopback server with
  * the ArcGIS routes and file routes, a node-soap client built from our
- * WSDL, every response validated against Esri's schema, every image
+ * WSDL, every response validated against our WSDL's schema, every image
  * decoded and checked pixel by pixel.
  */
 import assert from "node:assert/strict";
