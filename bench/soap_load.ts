@@ -15,6 +15,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import { dirname } from "node:path";
 import { existsSync, mkdirSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
@@ -55,6 +56,7 @@ export function ensureGeoPackage(path: string, features: number): void {
     if (n === features) return;
     Deno.removeSync(path);
   }
+  mkdirSync(dirname(path), { recursive: true }); // a fresh clone has no var/bench/
   const random = prng(42);
   const t0 = performance.now();
   function* rows() {

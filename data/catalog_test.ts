@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openCatalog } from "./catalog.ts";
 import { SCHEMA_VERSION } from "./_migrations.ts";
-import { allRecords, demoDb, idsOf, publishedRecords, tempDir, writeJson } from "./_testing.ts";
+import {
+  allRecords,
+  demoDb,
+  idsOf,
+  publishedRecords,
+  tempDir,
+  writeJson,
+} from "../tests/_data_fixtures.ts";
 import { importFiles } from "./import.ts";
 import type { ListQuery } from "./_query.ts";
 

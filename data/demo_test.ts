@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { Agency, Competition, DATE_RE, TIMESTAMP_RE, Vacancy } from "./schemas.ts";
-import { allRecords, demoDb, tempDir } from "./_testing.ts";
+import { allRecords, demoDb, tempDir } from "../tests/_data_fixtures.ts";
 import { createDemoDatabase } from "./demo.ts";
 import { AGENCY_FIELDS, VACANCY_FIELDS } from "../tests/_seed_fields.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openCatalog } from "./catalog.ts";
 import { importFiles } from "./import.ts";
 import { WriterBusyError } from "./_store.ts";
-import { sampleVacancy, tempDir, writeJson } from "./_testing.ts";
+import { sampleVacancy, tempDir, writeJson } from "../tests/_data_fixtures.ts";
 import { DatabaseSync } from "node:sqlite";
 
 Deno.test("import: a full database reports SQLite's 'database or disk is full', not a failed rollback", async () => {

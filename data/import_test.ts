@@ -10,7 +10,7 @@ import {
   sampleVacancy,
   tempDir,
   writeJson,
-} from "./_testing.ts";
+} from "../tests/_data_fixtures.ts";
 
 /** A snapshot of every table that an import may touch. */
 function snapshot(path: string): string {

@@ -3,7 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { openCatalog } from "./catalog.ts";
 import { ImportError, importFiles } from "./import.ts";
 import type { Competition, Vacancy } from "./schemas.ts";
-import { sampleCompetition, sampleVacancy, tempDir, writeJson } from "./_testing.ts";
+import { sampleCompetition, sampleVacancy, tempDir, writeJson } from "../tests/_data_fixtures.ts";
 
 /** Every row of the tables an import writes, as one string. */
 function contents(path: string): string {

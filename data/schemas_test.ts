@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { Agency, Competition, envelope, TIMESTAMP_RE, Vacancy } from "./schemas.ts";
 import { COLLECTIONS, FILTER_DOCS } from "./collections.ts";
-import { sampleCompetition, sampleVacancy } from "./_testing.ts";
+import { sampleCompetition, sampleVacancy } from "../tests/_data_fixtures.ts";
 
 /** Every property of a JSON Schema object tree, with its path. */
 function* properties(

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { openCatalog } from "./catalog.ts";
 import { importFiles } from "./import.ts";
-import { idsOf, sampleCompetition, sampleVacancy, tempDir, writeJson } from "./_testing.ts";
+import {
+  idsOf,
+  sampleCompetition,
+  sampleVacancy,
+  tempDir,
+  writeJson,
+} from "../tests/_data_fixtures.ts";
 import { fieldStems, ftsQuery, htmlToText, stems } from "./_text.ts";
 import { boundingBoxes, haversineKm } from "./_geo.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { openCatalog } from "./catalog.ts";
 import { ImportError, importFiles } from "./import.ts";
 import { sync, SYNC_DEFAULTS, SyncError } from "./sync.ts";
-import { sampleCompetition, sampleVacancy, tempDir, writeJson } from "./_testing.ts";
+import { sampleCompetition, sampleVacancy, tempDir, writeJson } from "../tests/_data_fixtures.ts";
 import type { Vacancy } from "./schemas.ts";
 
 type Page = { results: unknown[]; next: string | null; count?: number } | Response;

@@ -4,7 +4,7 @@ import { openCatalog } from "./catalog.ts";
 import { ImportError } from "./import.ts";
 import { sync, SyncError } from "./sync.ts";
 import { toJson } from "./_json.ts";
-import { idsOf, sampleCompetition, sampleVacancy, tempDir } from "./_testing.ts";
+import { idsOf, sampleCompetition, sampleVacancy, tempDir } from "../tests/_data_fixtures.ts";
 
 /** A loopback server answering like the API, with hooks to misbehave. */
 function fixtureServer(

@@ -2,9 +2,8 @@
  * Helpers for SOAP tests, shared by every engineer's `tests/soap_*_test.ts`:
  *
  * - {@link validateSoapResponse} / {@link assertSchemaValid}: validate what
- *   the server wrote against the XML Schema embedded in Esri's reference
- *   WSDL (`../shared/spec/reference/esri-MapServer-10.7.wsdl`, read at test
- *   time, its namespace swapped to ours) with `xmllint --schema`;
+ *   the server wrote against the XML Schema our own WSDL carries, in process
+ *   with libxml2 compiled to WebAssembly (`_xml_schema.ts`);
  * - {@link startSoapServer}: a real server on 127.0.0.1 with the ArcGIS
  *   routes; {@link soapClient}: a node-soap client built from our WSDL URL;
  * - {@link postSoap} / {@link envelope}: raw XML requests;
@@ -14,63 +13,16 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
 import * as soap from "soap";
 import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer, type MapServer } from "../map/mod.ts";
 import { arcgisRoutes, type BodyBudget } from "../routes/arcgis.ts";
+import { type SchemaName, validateXml, type Validation } from "./_xml_schema.ts";
 
 export { loadTestService, MemoryPointSource, memoryService } from "./_soap_services.ts";
 
 /** The namespace our server speaks by default. */
 export const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
-/** The namespace of the reference WSDLs. */
-const REFERENCE_NS = "http://www.esri.com/schemas/ArcGIS/10.7";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** Folder of Esri's reference WSDLs (outside the repository). */
-export const REFERENCE_DIR = join(HERE, "..", "..", "shared", "spec", "reference");
-
-const schemaFiles = new Map<string, Promise<string>>();
-
-/**
- * Writes (once per process and reference file) the `xs:schema` of an Esri
- * reference WSDL, namespace swapped to `ns`, to a temp file; returns its path.
- *
- * @example
- * ```ts
- * const xsd = await referenceSchemaFile(); // MapServer schema in the 10.3 namespace
- * ```
- */
-export function referenceSchemaFile(
-  wsdl = "esri-MapServer-10.7.wsdl",
-  ns = NS,
-): Promise<string> {
-  const key = `${wsdl}|${ns}`;
-  let p = schemaFiles.get(key);
-  if (!p) {
-    p = (async () => {
-      const text = (await Deno.readTextFile(join(REFERENCE_DIR, wsdl))).replaceAll(
-        REFERENCE_NS,
-        ns,
-      );
-      const start = text.indexOf("<xs:schema");
-      const end = text.indexOf("</xs:schema>");
-      assert.ok(start >= 0 && end > start, `no xs:schema in ${wsdl}`);
-      const schema = text.slice(start, end + "</xs:schema>".length).replace(
-        "<xs:schema",
-        `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:e="${ns}"`,
-      );
-      const file = await Deno.makeTempFile({ prefix: "esri-schema-", suffix: ".xsd" });
-      await Deno.writeTextFile(file, `<?xml version="1.0" encoding="utf-8"?>\n${schema}`);
-      return file;
-    })();
-    schemaFiles.set(key, p);
-  }
-  return p;
-}
-
 /**
  * The first element inside `soap:Body` of a SOAP message, as a standalone
  * document: the namespace declarations of the enclosing Envelope and Body
@@ -97,46 +49,39 @@ export function bodyContent(xml: string): string {
   return first[0] + extra + inner.slice(first[0].length);
 }
 
-/** Result of a schema validation. */
-export interface Validation {
-  ok: boolean;
-  errors: string;
+export type { SchemaName, Validation };
+
+/** Options of {@link validateSoapResponse}. */
+export interface ValidateOptions {
+  /** Whose schema: our MapServer WSDL (default) or our Catalog WSDL. */
+  service?: SchemaName;
+  /** Namespace of the response (default ArcGIS 10.3). */
+  ns?: string;
+  /** Validate `xml` as it is instead of the first element of its `soap:Body`. */
+  wholeDocument?: boolean;
 }
 
 /**
  * Validates the Body content of a SOAP response (or any XML document when
- * `wholeDocument`) against the reference schema with `xmllint --schema`.
+ * `wholeDocument`) against the schema of our own WSDL.
+ *
+ * @example
+ * ```ts
+ * const v = await validateSoapResponse(xml, { service: "Catalog" });
+ * ```
  */
-export async function validateSoapResponse(
-  xml: string,
-  opts: { wsdl?: string; ns?: string; wholeDocument?: boolean } = {},
-): Promise<Validation> {
-  const xsd = await referenceSchemaFile(opts.wsdl, opts.ns ?? NS);
+export function validateSoapResponse(xml: string, opts: ValidateOptions = {}): Promise<Validation> {
   const doc = opts.wholeDocument ? xml : bodyContent(xml);
-  const file = await Deno.makeTempFile({ prefix: "soap-msg-", suffix: ".xml" });
-  try {
-    await Deno.writeTextFile(file, doc);
-    const out = await new Deno.Command("xmllint", {
-      args: ["--noout", "--schema", xsd, file],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const errors = new TextDecoder().decode(out.stderr);
-    return { ok: out.success, errors };
-  } finally {
-    await Deno.remove(file);
-  }
+  return Promise.resolve(validateXml(doc, opts.service ?? "MapServer", opts.ns ?? NS));
 }
 
-/** Asserts that a SOAP response validates against the reference schema. */
-export async function assertSchemaValid(
-  xml: string,
-  opts: { wsdl?: string; ns?: string; wholeDocument?: boolean } = {},
-): Promise<void> {
+/** Asserts that a SOAP response validates against our WSDL's schema. */
+export async function assertSchemaValid(xml: string, opts: ValidateOptions = {}): Promise<void> {
   const v = await validateSoapResponse(xml, opts);
   assert.ok(
     v.ok,
-    `response does not validate against the Esri schema:\n${v.errors}\n${xml.slice(0, 2000)}`,
+    `response does not validate against the ${opts.service ?? "MapServer"} schema:\n${v.errors}\n` +
+      xml.slice(0, 2000),
   );
 }
 

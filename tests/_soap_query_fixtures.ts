@@ -2,7 +2,7 @@
  * Fixtures of the query-operation tests (`tests/soap_query_*_test.ts`): a
  * loopback server publishing given services with every MapServer
  * operation plus the query operations, a node-soap caller that validates
- * each raw response against Esri's schema, and raw-envelope helpers.
+ * each raw response against our WSDL's schema, and raw-envelope helpers.
  *
  * @module
  */

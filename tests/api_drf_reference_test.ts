@@ -8,7 +8,7 @@
  * `ALLOWED`.
  *
  * Needs the Debian packages python3-django and python3-djangorestframework;
- * the test is ignored (and says so in its name) when python3 cannot import
+ * the test is skipped (and says so in its name) when python3 cannot import
  * rest_framework.
  */
 import assert from "node:assert/strict";
@@ -16,6 +16,7 @@ import { startTestServer } from "./_api_helpers.ts";
 import { type Case, type RawResponse, send } from "./drf_reference/_raw_http.ts";
 import { cases, emptyCatalogCases, hiddenId } from "./drf_reference/_cases.ts";
 import { openCatalog } from "../data/mod.ts";
+import { optionalTest, reference } from "./_optional.ts";
 
 const REF_DIR = new URL("./drf_reference/", import.meta.url).pathname;
 
@@ -277,14 +278,14 @@ async function differences(
   }
 }
 
-const SKIP = "(IGNORED: python3 cannot import rest_framework; " +
-  "apt-get install python3-django python3-djangorestframework)";
+const DRF = reference(
+  "Django REST Framework",
+  "apt-get install python3-django python3-djangorestframework (or set DRF_PYTHON)",
+  () => PYTHON ? null : "python3 cannot import django and rest_framework",
+);
 
-Deno.test({
-  name: `api matches the Django REST Framework reference app request by request${
-    PYTHON ? "" : " " + SKIP
-  }`,
-  ignore: PYTHON === undefined,
+optionalTest(DRF, {
+  name: "api matches the Django REST Framework reference app request by request",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -302,9 +303,8 @@ Deno.test({
   },
 });
 
-Deno.test({
-  name: `api matches the DRF reference app on an empty catalogue${PYTHON ? "" : " " + SKIP}`,
-  ignore: PYTHON === undefined,
+optionalTest(DRF, {
+  name: "api matches the DRF reference app on an empty catalogue",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {

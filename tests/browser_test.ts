@@ -7,16 +7,11 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import { startTestServer } from "./_api_helpers.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-
-function hasChromium(): boolean {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-}
+import {
+  CHROMIUM as CHROMIUM_REFERENCE,
+  CHROMIUM_PATH as CHROMIUM,
+  optionalTest,
+} from "./_optional.ts";
 
 async function chromium(args: string[], profile: string): Promise<string> {
   const out = await new Deno.Command(CHROMIUM, {
@@ -41,9 +36,8 @@ async function chromium(args: string[], profile: string): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-Deno.test({
+optionalTest(CHROMIUM_REFERENCE, {
   name: "browser: the home page's tile viewer shows the competitions map",
-  ignore: !hasChromium(),
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {

@@ -12,7 +12,7 @@ import { renderMap } from "../map/render/draw_map.ts";
 import { defaultScaleBar, renderScaleBar } from "../map/render/scalebar.ts";
 import { renderSwatch } from "../map/render/legend.ts";
 import { LabelSpecSchema, RendererSpecSchema } from "../map/document/renderer.ts";
-import { countries, decode, MemorySource } from "./render_helpers.ts";
+import { countries, decode, MemorySource } from "./_render_helpers.ts";
 
 const kit = await loadKit();
 const UPDATE = Deno.env.get("UPDATE_GOLDEN") === "1";

@@ -10,7 +10,7 @@ import { LabelSpecSchema, RendererSpecSchema } from "../map/document/renderer.ts
 import type { RenderLayer, RenderMap } from "../map/render/types.ts";
 import { parseWhere } from "../map/query/mod.ts";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
-import { countNot, countries, decode, MemorySource, near, pixel } from "./render_helpers.ts";
+import { countNot, countries, decode, MemorySource, near, pixel } from "./_render_helpers.ts";
 
 const kit = await loadKit();
 const world = await countries("110m");

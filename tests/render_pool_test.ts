@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
-import { decode, loadTestServices, near, pixel } from "./render_helpers.ts";
+import { decode, loadTestServices, near, pixel } from "./_render_helpers.ts";
 import type { MapJob } from "../map/render/jobs.ts";
 
 const loader = {
-  module: new URL("./render_helpers.ts", import.meta.url).href,
+  module: new URL("./_render_helpers.ts", import.meta.url).href,
   export: "loadTestServices",
 };
 

@@ -1,7 +1,7 @@
 /**
  * The drawing and tile-cache operations end to end: a loopback server with
  * the ArcGIS routes and file routes, a node-soap client built from our
- * WSDL, every response validated against Esri's schema, every image
+ * WSDL, every response validated against our WSDL's schema, every image
  * decoded and checked pixel by pixel.
  */
 import assert from "node:assert/strict";
@@ -23,7 +23,7 @@ import {
   mapDescription,
   typed,
 } from "./_soap_query_fixtures.ts";
-import { countNot, countries, decode, MemorySource, near, pixel } from "./render_helpers.ts";
+import { countNot, countries, decode, MemorySource, near, pixel } from "./_render_helpers.ts";
 
 const SEA = [200, 225, 255, 255];
 const LAND = [240, 235, 210, 255];

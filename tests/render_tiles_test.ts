@@ -21,7 +21,7 @@ import {
 } from "../map/tiles/scheme.ts";
 import { etagOf, TileStore, tmsRow } from "../map/tiles/store.ts";
 import { parseLevels, progressPrinter } from "../map/tiles/mod.ts";
-import { countries, decode, MemorySource } from "./render_helpers.ts";
+import { countries, decode, MemorySource } from "./_render_helpers.ts";
 import type { Feature } from "../map/types.ts";
 
 Deno.test("ArcGIS Online scheme: scale = resolution x 96 x 39.37, halving per level, square world", () => {

@@ -1,6 +1,6 @@
 /**
  * Encoder/decoder round trips through the type table, with every encoded
- * response validated against Esri's reference schema.
+ * response validated against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import { MAPSERVER_SCHEMA as S } from "../map/soap/types.ts";

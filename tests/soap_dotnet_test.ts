@@ -8,15 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadTestService, startMapServices } from "./_soap_helpers.ts";
-
-function has(cmd: string): boolean {
-  try {
-    return new Deno.Command("which", { args: [cmd], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
+import { MONO, optionalTest } from "./_optional.ts";
 
 async function run(cmd: string, args: string[], cwd: string): Promise<string> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
@@ -57,9 +49,8 @@ public class MainClass {
 }
 `;
 
-Deno.test({
+optionalTest(MONO, {
   name: ".NET-style proxy (Mono wsdl + XmlSerializer) calls the service",
-  ignore: !has("wsdl") || !has("mcs") || !has("mono"),
   async fn() {
     const service = await loadTestService("Test");
     const server = startMapServices([service]);

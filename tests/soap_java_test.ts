@@ -6,27 +6,11 @@
  * and coordinate operations and a Fault. Skipped when the toolkit is absent.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadTestService, startMapServices } from "./_soap_helpers.ts";
+import { JAVA_JARS, javaReference, optionalTest } from "./_optional.ts";
 
-const JARS = "/usr/share/java";
-
-function classpath(names: string[]): string | undefined {
-  const paths = names.map((n) => join(JARS, `${n}.jar`));
-  return paths.every((p) => existsSync(p)) ? paths.join(":") : undefined;
-}
-
-function hasJavac(): boolean {
-  try {
-    return new Deno.Command("javac", { args: ["-version"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-const AXIS_CP = classpath([
+const AXIS_JARS = [
   "axis",
   "axis-jaxrpc",
   "axis-saaj",
@@ -34,8 +18,8 @@ const AXIS_CP = classpath([
   "commons-discovery",
   "wsdl4j",
   "javax.activation",
-]);
-const JAXWS_CP = classpath([
+];
+const JAXWS_JARS = [
   "jaxws-tools",
   "jaxws-rt",
   "jaxws-api",
@@ -61,8 +45,10 @@ const JAXWS_CP = classpath([
   "txw2",
   "jws-api",
   "glassfish-management-api",
-]);
-const JAVAC = hasJavac();
+];
+const AXIS = javaReference("Axis", "libaxis-java", AXIS_JARS);
+const JAXWS = javaReference("JAX-WS", "libjaxws-java", JAXWS_JARS);
+const classpath = (jars: string[]) => jars.map((n) => join(JAVA_JARS, `${n}.jar`)).join(":");
 
 async function run(cmd: string, args: string[], cwd: string): Promise<string> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
@@ -137,12 +123,11 @@ function assertCommon(r: Map<string, string>): void {
   );
 }
 
-Deno.test({
+optionalTest(AXIS, {
   name: "Apache Axis 1.4 stubs from our WSDL call the service",
-  ignore: !AXIS_CP || !JAVAC,
   async fn() {
     const r = await exercise(
-      AXIS_CP!,
+      classpath(AXIS_JARS),
       (wsdl, src) => ["org.apache.axis.wsdl.WSDL2Java", "-o", src, wsdl],
       `import com.esri.www.schemas.ArcGIS._10_3.*;
 public class Main {
@@ -175,12 +160,11 @@ public class Main {
   },
 });
 
-Deno.test({
+optionalTest(JAXWS, {
   name: "JAX-WS RI (wsimport/JAXB) stubs from our WSDL call the service",
-  ignore: !JAXWS_CP || !JAVAC,
   async fn() {
     const r = await exercise(
-      JAXWS_CP!,
+      classpath(JAXWS_JARS),
       (
         wsdl,
         src,

@@ -1,7 +1,7 @@
 /**
  * The metadata operations through a real SOAP client (node-soap) built from
  * our WSDL URL, against a server on 127.0.0.1. Every raw response is
- * validated against Esri's reference schema.
+ * validated against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import {

@@ -1,7 +1,7 @@
 /**
  * ComputeScale, ComputeDistance, ToMapPoints and FromMapPoints through a
  * real node-soap client built from our WSDL, on a loopback server; every
- * response validated against Esri's schema.
+ * response validated against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import { memoryService } from "./_soap_helpers.ts";

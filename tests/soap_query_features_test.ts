@@ -2,7 +2,7 @@
  * QueryFeatureCount and QueryFeatureIDs (where clauses, FIDSet, spatial
  * filters with every relation and geometry type) through a real node-soap
  * client built from our WSDL, against a GeoPackage fixture built in a temp
- * dir; every response validated against Esri's schema.
+ * dir; every response validated against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import {

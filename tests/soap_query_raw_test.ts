@@ -3,7 +3,7 @@
  * (default namespace on the operation, `xmlns=""` on children, `q1:`
  * prefixes for xsi:type, elements left out), an older namespace answered in
  * kind, and sloppy clients (no optional members at all). Every answer is
- * validated against Esri's schema.
+ * validated against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import { assertSchemaValid, postSoap } from "./_soap_helpers.ts";

@@ -1,7 +1,7 @@
 /**
  * Find, Identify and QueryHyperlinks through a real node-soap client built
  * from our WSDL, against the GeoPackage fixture; every response validated
- * against Esri's schema.
+ * against our WSDL's schema.
  */
 import assert from "node:assert/strict";
 import {

@@ -1,8 +1,9 @@
 /**
  * Every concrete type of the table, filled with sample values for all its
  * members, is encoded (as an xsi:typed anyType value), validated against
- * Esri's reference schema and decoded back to the same plain object: the
- * table, the encoder and the decoder agree with each other and with Esri.
+ * our WSDL's schema and decoded back to the same plain object: the
+ * table, the encoder and the decoder agree with each other and with the
+ * WSDL (which soap_wsdl_test.ts compares with Esri's where Esri's files are).
  */
 import assert from "node:assert/strict";
 import { MAPSERVER_SCHEMA as S } from "../map/soap/types.ts";
@@ -55,7 +56,7 @@ function sample(type: string, depth: number): unknown {
 
 const CONCRETE = S.types.filter((t) => t.kind === "complex" && !t.abstract).map((t) => t.name);
 
-Deno.test(`all ${CONCRETE.length} concrete types round-trip through encoder, Esri schema and decoder`, async () => {
+Deno.test(`all ${CONCRETE.length} concrete types round-trip through encoder, schema check and decoder`, async () => {
   const samples = CONCRETE.map((name) => ({ Key: name, Value: sample(name, 3) }));
   const xml = responseEnvelope(
     NS,

@@ -5,17 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { loadTestService, startMapServices } from "./_soap_helpers.ts";
-
-const PYTHON = "/usr/bin/python3";
-
-function hasZeep(): boolean {
-  try {
-    return new Deno.Command(PYTHON, { args: ["-c", "import zeep"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
+import { DEBIAN_PYTHON as PYTHON, optionalTest, ZEEP } from "./_optional.ts";
 
 const SCRIPT = `
 import json, sys, zeep
@@ -48,9 +38,8 @@ except zeep.exceptions.Fault as e:
 print(json.dumps(out))
 `;
 
-Deno.test({
+optionalTest(ZEEP, {
   name: "zeep: WSDL, metadata, spatial query, ComputeScale and Faults",
-  ignore: !hasZeep(),
   async fn() {
     const service = await loadTestService("Test");
     const server = startMapServices([service]);

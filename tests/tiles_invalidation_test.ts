@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { importFiles } from "../data/mod.ts";
 import { fetchJson, startTestServer } from "./_api_helpers.ts";
-import { decode } from "./render_helpers.ts";
+import { decode } from "./_render_helpers.ts";
 
 function tileOf(lat: number, lon: number, z: number): { row: number; col: number } {
   const n = 2 ** z;

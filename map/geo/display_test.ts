@@ -1,4 +1,4 @@
-import { assertAlmostEquals } from "./_assert_test_helpers.ts";
+import { assertAlmostEquals } from "../../tests/_geo_asserts.ts";
 import assert from "node:assert/strict";
 import {
   adjustExtentToAspect,

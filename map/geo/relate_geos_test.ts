@@ -6,6 +6,7 @@
  * Skipped when libgdal is not installed.
  */
 import assert from "node:assert/strict";
+import { GDAL_SONAMES, gdalReference, optionalTest } from "../../tests/_optional.ts";
 import type { Geometry, Position } from "../types.ts";
 import {
   contains,
@@ -29,7 +30,7 @@ const SYMBOLS = {
 } as const;
 
 function openGdal(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
-  for (const name of ["libgdal.so", "libgdal.so.32", "libgdal.so.34", "libgdal.so.36"]) {
+  for (const name of GDAL_SONAMES) {
     try {
       return Deno.dlopen(name, SYMBOLS);
     } catch {
@@ -40,6 +41,7 @@ function openGdal(): Deno.DynamicLibrary<typeof SYMBOLS> | null {
 }
 
 const gdal = openGdal();
+const GEOS = gdalReference("GEOS (through libgdal)", () => gdal);
 globalThis.addEventListener("unload", () => gdal?.close());
 
 function toWkt(g: Geometry): string {
@@ -177,9 +179,8 @@ function randomShape(): Geometry {
   }
 }
 
-Deno.test({
+optionalTest(GEOS, {
   name: "predicates agree with GEOS on 2,000 random shape pairs",
-  ignore: gdal === null,
   fn() {
     const problems: string[] = [];
     for (let i = 0; i < 2000; i++) problems.push(...compare(randomShape(), randomShape()));
@@ -187,9 +188,8 @@ Deno.test({
   },
 });
 
-Deno.test({
+optionalTest(GEOS, {
   name: "predicates agree with GEOS on Natural Earth outlines",
-  ignore: gdal === null,
   async fn() {
     const { openWorldAtlas } = await import("../sources/world_atlas.ts");
     const countries = await openWorldAtlas({ scale: "110m" });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { assertAlmostEquals } from "./_assert_test_helpers.ts";
+import { assertAlmostEquals } from "../../tests/_geo_asserts.ts";
 import {
   convertLength,
   displayMetersPerUnit,

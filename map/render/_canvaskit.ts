@@ -13,7 +13,7 @@
  */
 import ckModule from "canvaskit-wasm/full";
 import type { CanvasKit, CanvasKitInitOptions, Surface, Typeface } from "canvaskit-wasm";
-import { createRequire } from "node:module";
+import { packageAsset } from "./_assets.ts";
 
 /** A loaded CanvasKit with the label typeface. */
 export interface Kit {
@@ -27,10 +27,9 @@ const CanvasKitInit = ckModule as unknown as (opts: CanvasKitInitOptions) => Pro
 
 let loading: Promise<Kit> | null = null;
 
-/** Resolves a file inside an npm package to a local path (node_modules layout). */
+/** A file inside an npm package, in node_modules or a compiled binary (`_assets.ts`). */
 function packageFile(specifier: string): string {
-  const require = createRequire(import.meta.url);
-  return require.resolve(specifier);
+  return packageAsset(specifier);
 }
 
 /**

@@ -7,6 +7,7 @@
  *   WKT), and our reader reads them.
  */
 import assert from "node:assert/strict";
+import { GDAL_SONAMES, gdalReference, MAP2IMG, optionalTest } from "../../tests/_optional.ts";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
@@ -16,18 +17,8 @@ import { parseWhere } from "../query/mod.ts";
 import { isClockwise } from "../geo/rings.ts";
 import { projectPoint } from "../geo/projection.ts";
 
-function hasMap2img(): boolean {
-  try {
-    return new Deno.Command("map2img", { args: ["-v"], stdout: "null", stderr: "null" })
-      .outputSync().success;
-  } catch {
-    return false;
-  }
-}
-
-Deno.test({
+optionalTest(MAP2IMG, {
   name: "GDAL (map2img through OGR) reads our GeoPackage polygons and holes",
-  ignore: !hasMap2img(),
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "gpkg_gdal_" });
     try {
@@ -120,7 +111,7 @@ const GDAL_SYMBOLS = {
 } as const;
 
 function openGdal(): Deno.DynamicLibrary<typeof GDAL_SYMBOLS> | null {
-  for (const name of ["libgdal.so", "libgdal.so.32", "libgdal.so.34", "libgdal.so.36"]) {
+  for (const name of GDAL_SONAMES) {
     try {
       return Deno.dlopen(name, GDAL_SYMBOLS);
     } catch {
@@ -131,6 +122,7 @@ function openGdal(): Deno.DynamicLibrary<typeof GDAL_SYMBOLS> | null {
 }
 
 const gdal = openGdal();
+const GDAL = gdalReference("GDAL", () => gdal);
 const cstr = (s: string) => new TextEncoder().encode(`${s}\0`);
 
 type Value = string | number | [number, number, number, number, number, number];
@@ -181,9 +173,8 @@ function gdalLayer(
   g.GDALClose(ds);
 }
 
-Deno.test({
+optionalTest(GDAL, {
   name: "GeoPackages written by GDAL read correctly (polygons, 3857 points, UTM, dates)",
-  ignore: gdal === null,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "gpkg_gdal_read_" });
     try {

@@ -5,9 +5,9 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { createDemoDatabase, type DemoOptions } from "./demo.ts";
-import { generateAgencies, generateCompetition, generateVacancy, Rng } from "./_demo_gen.ts";
-import type { Competition, Vacancy } from "./schemas.ts";
+import { createDemoDatabase, type DemoOptions } from "../data/demo.ts";
+import { generateAgencies, generateCompetition, generateVacancy, Rng } from "../data/_demo_gen.ts";
+import type { Competition, Vacancy } from "../data/schemas.ts";
 
 /** A fresh temp directory, removed by the returned cleanup. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
