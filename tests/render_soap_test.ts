@@ -266,6 +266,56 @@ Deno.test("ExportMapImage by URL (JPEG), layer descriptions, transparent PNG", a
   }
 });
 
+Deno.test("ExportMapImage by URL: every format gets its own extension, Content-Type and bytes", async () => {
+  const s = await start();
+  const ascii = (b: Uint8Array, n: number) => String.fromCharCode(...b.subarray(0, n));
+  const cases: [string, string, string, (b: Uint8Array) => boolean][] = [
+    ["esriImagePNG", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImagePNG24", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImagePNG32", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImageJPG", "jpg", "image/jpeg", (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+    ["esriImageGIF", "gif", "image/gif", (b) => ascii(b, 6) === "GIF89a"],
+    ["esriImageBMP", "bmp", "image/bmp", (b) => ascii(b, 2) === "BM"],
+    ["esriImageDIB", "bmp", "image/bmp", (b) => ascii(b, 2) === "BM"],
+    // An opaque map: JPGPNG answers JPEG (PNG only when the image has transparency).
+    ["esriImageJPGPNG", "jpg", "image/jpeg", (b) => b[0] === 0xff && b[1] === 0xd8],
+    ["esriImageTIFF", "tif", "image/tiff", (b) => ascii(b, 4) === "II*\0"],
+  ];
+  try {
+    for (const [format, ext, mime, magic] of cases) {
+      const r = await call(s.client, "ExportMapImage", {
+        MapDescription: mapDescription("Layers", [-180, -90, 180, 90]),
+        ImageDescription: imageDescription(format, "esriImageReturnURL", 64, 32),
+      });
+      const url = r.Result.ImageURL as string;
+      assert.ok(url.endsWith(`.${ext}`), `${format}: ${url} ends with .${ext}`);
+      for (const method of ["GET", "HEAD"]) {
+        const res = await fetch(url, { method });
+        assert.equal(res.status, 200, `${format} ${method}`);
+        assert.equal(res.headers.get("content-type"), mime, `${format} ${method}`);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        if (method === "GET") assert.ok(magic(bytes), `${format}: ${ascii(bytes, 6)}`);
+      }
+    }
+    // Formats this server does not draw are refused, never written under another type.
+    for (const format of ["esriImageSVG", "esriImagePDF", "esriImageEMF", "esriImagePS"]) {
+      const message = await expectClientFault(
+        s.url,
+        "ExportMapImage",
+        `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+          `<XMin>-10</XMin><YMin>-10</YMin><XMax>10</XMax><YMax>10</YMax></Extent></MapArea>` +
+          `<Rotation>0</Rotation></MapDescription><ImageDescription><ImageType><ImageFormat>${format}` +
+          `</ImageFormat><ImageReturnType>esriImageReturnURL</ImageReturnType></ImageType><ImageDisplay>` +
+          `<ImageHeight>10</ImageHeight><ImageWidth>10</ImageWidth><ImageDPI>96</ImageDPI></ImageDisplay>` +
+          `</ImageDescription>`,
+      );
+      assert.match(message, /not supported/, format);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("ExportMapImage faults: image too large, unsupported format, bad definition expression", async () => {
   const s = await start();
   try {

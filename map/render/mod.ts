@@ -28,6 +28,8 @@ export {
   extensionOf,
   formatFromEsri,
   formatFromName,
+  IMAGE_FILE_TYPES,
+  mimeOfExtension,
   type OutputFormat,
   SUPPORTED_ESRI_FORMATS,
   UnsupportedFormatError,
