@@ -354,6 +354,59 @@ Deno.test("ExportMapImage faults: image too large, unsupported format, bad defin
   }
 });
 
+Deno.test("ImageDPI: negative, NaN, infinite or too high is a client fault; 0 means 96", async () => {
+  const s = await start();
+  const md =
+    `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+    `<XMin>-10</XMin><YMin>-10</YMin><XMax>10</XMax><YMax>10</YMax></Extent></MapArea><Rotation>0</Rotation></MapDescription>`;
+  const display = (tag: string, dpi: string) =>
+    `<${tag}><ImageHeight>50</ImageHeight><ImageWidth>50</ImageWidth><ImageDPI>${dpi}</ImageDPI></${tag}>`;
+  const exportBody = (dpi: string) =>
+    md + `<ImageDescription><ImageType><ImageFormat>esriImagePNG</ImageFormat>` +
+    `<ImageReturnType>esriImageReturnMimeData</ImageReturnType></ImageType>${
+      display("ImageDisplay", dpi)
+    }</ImageDescription>`;
+  const identifyBody = (dpi: string) =>
+    md + display("MapImageDisplay", dpi) +
+    `<SearchShape xsi:type="e:PointN"><X>0</X><Y>0</Y></SearchShape><Tolerance>2</Tolerance>` +
+    `<IdentifyOption>esriIdentifyAllLayers</IdentifyOption>`;
+  try {
+    for (const dpi of ["-96", "NaN", "INF", "-INF", "3000"]) {
+      assert.match(
+        await expectClientFault(s.url, "ExportMapImage", exportBody(dpi)),
+        /ImageDisplay\/ImageDPI/,
+        `ExportMapImage at ${dpi} DPI`,
+      );
+      assert.match(
+        await expectClientFault(s.url, "Identify", identifyBody(dpi)),
+        /MapImageDisplay\/ImageDPI/,
+        `Identify at ${dpi} DPI`,
+      );
+    }
+    // 0 is "use the default", as .NET clients send an unset ImageDPI.
+    const r = await call(s.client, "ExportMapImage", {
+      MapDescription: mapDescription("Layers", [-10, -10, 10, 10]),
+      ImageDescription: imageDescription("esriImagePNG", "esriImageReturnMimeData", 50, 50, 0),
+    });
+    assert.equal(Number(r.Result.ImageDPI), 96);
+    const hit = await call(s.client, "Identify", {
+      MapDescription: mapDescription("Layers", [-180, -90, 180, 90]),
+      MapImageDisplay: imageDisplay(360, 180, 0),
+      SearchShape: typed("PointN", { X: -50, Y: -10 }),
+      Tolerance: 1,
+      IdentifyOption: "esriIdentifyAllLayers",
+      LayerIDs: { Int: [1] },
+    });
+    assert.deepEqual(
+      items(hit.Result.MapServerIdentifyResult).map((r: Any) => r.Name),
+      ["Brazil"],
+      "Identify with DPI 0 works",
+    );
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("ExportScaleBar draws a bar with labels on the requested background", async () => {
   const s = await start();
   try {

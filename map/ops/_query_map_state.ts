@@ -27,6 +27,7 @@ import {
 } from "../geo/projection.ts";
 import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
 import { SoapFault } from "../soap/fault.ts";
+import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import {
   geometryExtent,
@@ -155,7 +156,7 @@ function imageSize(display: unknown, what: string, required: boolean): ImageSize
       `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
     );
   }
-  const dpi = typeof d.ImageDPI === "number" && d.ImageDPI > 0 ? d.ImageDPI : DEFAULT_DPI;
+  const dpi = imageDpi(d.ImageDPI, what);
   return { widthPx: w, heightPx: h, dpi };
 }
 
