@@ -51,7 +51,7 @@ export function worldShifts(
   const out: number[] = [];
   const kMin = Math.max(Math.ceil((b0 - a1) / period), -MAX_WORLD_COPIES);
   const kMax = Math.min(Math.floor((b1 - a0) / period), MAX_WORLD_COPIES);
-  for (let k = kMin; k <= kMax; k++) out.push(k * period);
+  for (let k = kMin; k <= kMax; k++) out.push(k === 0 ? 0 : k * period); // never -0
   return out;
 }
 
