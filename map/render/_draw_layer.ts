@@ -23,7 +23,7 @@ import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
-import { disjointRuns } from "./_fill_runs.ts";
+import { fillBatches } from "./_fill_runs.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
 import type { RenderLayer } from "./types.ts";
 
@@ -148,18 +148,13 @@ function newGroup(): Group {
 /**
  * Fills and outlines polygons feature by feature, as ArcGIS does (holes
  * come only from a feature's own rings; overlapping features never cancel
- * and blend one over another), batching runs of features that cannot share
- * a pixel so the result is the same with far fewer draws.
+ * and blend one over another), batching features that cannot share a
+ * pixel so the result is the same with far fewer draws (_fill_runs.ts).
  */
 function drawFills(canvas: Canvas, painter: Painter, symbol: SimpleFillSymbol, g: Group): void {
   const reach = (symbol.outline ? painter.lineWidthPx(symbol.outline.width) / 2 : 0) + 2;
-  for (const run of disjointRuns(g.cmds, g.outline, g.starts, reach)) {
-    painter.fillCmds(
-      canvas,
-      g.cmds.slice(run.cmds[0], run.cmds[1]),
-      symbol,
-      g.outline.slice(run.outline[0], run.outline[1]),
-    );
+  for (const batch of fillBatches(g.cmds, g.outline, g.starts, reach)) {
+    painter.fillCmds(canvas, batch.cmds, symbol, batch.outline);
   }
 }
 
