@@ -23,7 +23,7 @@ import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
-import { fillBatches } from "./_fill_runs.ts";
+import { fillBatches } from "./_fill_batches.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
 import type { RenderLayer } from "./types.ts";
 
@@ -149,7 +149,7 @@ function newGroup(): Group {
  * Fills and outlines polygons feature by feature, as ArcGIS does (holes
  * come only from a feature's own rings; overlapping features never cancel
  * and blend one over another), batching features that cannot share a
- * pixel so the result is the same with far fewer draws (_fill_runs.ts).
+ * pixel so the result is the same with far fewer draws (_fill_batches.ts).
  */
 function drawFills(canvas: Canvas, painter: Painter, symbol: SimpleFillSymbol, g: Group): void {
   const reach = (symbol.outline ? painter.lineWidthPx(symbol.outline.width) / 2 : 0) + 2;
