@@ -10,7 +10,7 @@
  *    generalised-geometry cache, or the source with a bbox), reprojected,
  *    drawn as stored once per world copy in the view, simplified to half a
  *    pixel and clipped in screen space (_geometry.ts), batched per symbol
- *    (polygons only in runs that cannot share a pixel, _fill_batches.ts);
+ *    (polygons in batches whose features cannot share a pixel, _fill_batches.ts);
  * 3. fills and lines through Skia; markers as overlap-free path batches or
  *    stamped from one sprite in JS (cost model in _painter.ts);
  * 4. labels with collision avoidance, then custom graphics;
