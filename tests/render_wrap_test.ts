@@ -10,6 +10,8 @@ import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import type { MapService } from "../map/soap/operation.ts";
 import { RendererSpecSchema } from "../map/document/renderer.ts";
+import { openWorldAtlas } from "../map/sources/world_atlas.ts";
+import type { FeatureSource } from "../map/sources/source.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { soapClient, startSoapServer } from "./_soap_helpers.ts";
 import {
@@ -29,8 +31,8 @@ const FILL = [30, 90, 200, 255];
 const HALF = 20037508.342789244;
 const merc = (lon: number) => (lon * HALF) / 180;
 
-function service(): MapService {
-  const source = new MemorySource(
+function service(world?: FeatureSource): MapService {
+  const source = world ?? new MemorySource(
     [
       // Planar: a band from -179 to 178 (Fiji as some files store it). Not "unwrapped" into 178..181.
       {
@@ -66,7 +68,7 @@ function service(): MapService {
     source,
     geometryType: "Polygon",
     fields: source.fields(),
-    displayField: "OBJECTID",
+    displayField: world ? "name" : "OBJECTID",
     visible: true,
     minScale: 0,
     maxScale: 0,
@@ -94,9 +96,9 @@ function service(): MapService {
   } as unknown as MapService;
 }
 
-async function start() {
+async function start(world?: FeatureSource) {
   const maps = createMapServer({
-    services: [service()],
+    services: [service(world)],
     outputDir: await Deno.makeTempDir({ prefix: "render-wrap-" }),
     operations: MAPSERVER_OPERATIONS,
   });
@@ -212,6 +214,32 @@ Deno.test("past the antimeridian, what is drawn is found by Identify and by an e
     assert.deepEqual(
       await idsIn(s.client, "Mercator", [merc(175), y - 1e5, merc(185), y + 1e5]),
       [3],
+    );
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("world-atlas repairs at load, and drawing and Identify see the repaired rings", async () => {
+  // Its spherical rings are cut at the antimeridian and Antarctica is closed along the pole
+  // when the source loads: that repaired geometry is what is drawn and what is found.
+  const atlas = await openWorldAtlas({ scale: "110m" });
+  const name = (id: number) => atlas.get(id)?.attributes.name;
+  const s = await start(atlas);
+  try {
+    const world: Extent4 = [-180, -90, 180, 90];
+    const img = await draw(s.client, "Layers", world, 720, 360);
+    assert.ok(near(at(img, world, 0, -88), FILL), "Antarctica is drawn down to the pole");
+    assert.deepEqual(
+      (await identify(s.client, "Layers", world, 720, 360, 0, -88)).map(name),
+      ["Antarctica"],
+    );
+    // Fiji is cut into pieces near ±180: no band across the map, drawn or found.
+    assert.ok(near(at(img, world, 0, -16.45), SEA), "no band at 0°, -16.45°");
+    assert.deepEqual(await idsIn(s.client, "Layers", [0, -16.6, 1, -16.3]), []);
+    assert.deepEqual(
+      (await identify(s.client, "Layers", world, 720, 360, 178.5, -17.9)).map(name),
+      ["Fiji"],
     );
   } finally {
     await s.close();
