@@ -383,6 +383,15 @@ Deno.test("ImageDPI: negative, NaN, infinite or too high is a client fault; 0 me
         `Identify at ${dpi} DPI`,
       );
     }
+    // A CenterAndScale MapArea's DPI follows the same rule (0 there means the image's DPI).
+    const centered = (dpi: string) =>
+      `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:CenterAndScale"><Center xsi:type="e:PointN">` +
+      `<X>0</X><Y>0</Y></Center><Scale>50000000</Scale><DPI>${dpi}</DPI></MapArea><Rotation>0</Rotation>` +
+      `</MapDescription>` + display("MapImageDisplay", "96") +
+      `<SearchShape xsi:type="e:PointN"><X>0</X><Y>0</Y></SearchShape><Tolerance>2</Tolerance>` +
+      `<IdentifyOption>esriIdentifyAllLayers</IdentifyOption>`;
+    assert.match(await expectClientFault(s.url, "Identify", centered("-96")), /MapArea\/DPI/);
+    assert.match(await expectClientFault(s.url, "Identify", centered("NaN")), /MapArea\/DPI/);
     // 0 is "use the default", as .NET clients send an unset ImageDPI.
     const r = await call(s.client, "ExportMapImage", {
       MapDescription: mapDescription("Layers", [-10, -10, 10, 10]),

@@ -14,13 +14,21 @@ import { SoapFault } from "../soap/fault.ts";
 /** Highest ImageDPI accepted (symbols at more would be huge and slow to draw). */
 export const MAX_IMAGE_DPI = 2400;
 
-/** The DPI an ImageDisplay asks for; `what` names the element in the fault. */
-export function imageDpi(value: unknown, what: string): number {
+/**
+ * The DPI an ImageDisplay (or a CenterAndScale MapArea) asks for; `what`
+ * names the parent element in the fault, `element` the DPI member.
+ *
+ * @example
+ * ```ts
+ * imageDpi(0, "ImageDescription/ImageDisplay"); // 96
+ * ```
+ */
+export function imageDpi(value: unknown, what: string, element = "ImageDPI"): number {
   if (value === undefined || value === null || value === 0) return DEFAULT_DPI;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new SoapFault(
       "Client",
-      `${what}/ImageDPI must be a positive number of dots per inch (0 or absent means ${DEFAULT_DPI}); got ${
+      `${what}/${element} must be a positive number of dots per inch, or 0 for the default; got ${
         String(value)
       }.`,
     );
@@ -28,7 +36,7 @@ export function imageDpi(value: unknown, what: string): number {
   if (value > MAX_IMAGE_DPI) {
     throw new SoapFault(
       "Client",
-      `${what}/ImageDPI ${value} is more than this server draws (at most ${MAX_IMAGE_DPI}); ask for a lower DPI.`,
+      `${what}/${element} ${value} is more than this server draws (at most ${MAX_IMAGE_DPI}); ask for a lower DPI.`,
     );
   }
   return value;

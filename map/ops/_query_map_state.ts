@@ -192,7 +192,10 @@ function mapAreaExtent(
     }
     case "CenterAndScale": {
       const s = sizeOr();
-      const dpi = typeof area.DPI === "number" && area.DPI > 0 ? area.DPI : s.dpi;
+      // 0 or absent: the image's DPI; anything else is checked like ImageDPI.
+      const dpi = area.DPI === undefined || area.DPI === 0
+        ? s.dpi
+        : imageDpi(area.DPI, "MapArea", "DPI");
       const scale = num(area.Scale, "MapArea/Scale");
       return asClientFault(() =>
         extentFromCenterAndScale(center(), scale, {
