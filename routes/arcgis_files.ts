@@ -18,7 +18,7 @@
 import { join } from "node:path";
 import type { MapServer } from "../map/mod.ts";
 import { frameTiling, tileCacheFor, TileNotFoundError } from "../map/tiles/mod.ts";
-import type { FrameLike } from "../map/render/mod.ts";
+import { type FrameLike, mimeOfExtension } from "../map/render/mod.ts";
 
 /** What the file routes need from the application. */
 export interface ArcgisFilesContext {
@@ -39,12 +39,8 @@ export interface ArcgisFileRoute {
   handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
 
+// Images take their type from the table their writer names them by.
 const MIME: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  bmp: "image/bmp",
-  tif: "image/tiff",
-  gif: "image/gif",
   json: "application/json",
   kmz: "application/vnd.google-earth.kmz",
 };
@@ -201,7 +197,7 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
             const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
             return new Response(req.method === "HEAD" ? null : data, {
               headers: {
-                "content-type": MIME[ext] ?? "application/octet-stream",
+                "content-type": mimeOfExtension(ext) ?? MIME[ext] ?? "application/octet-stream",
                 "cache-control": "private, max-age=600",
               },
             });

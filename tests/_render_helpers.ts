@@ -10,6 +10,7 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import { evaluate } from "../map/query/mod.ts";
+import { cutPolygonAtAntimeridian } from "../map/geo/antimeridian.ts";
 import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
 import type {
   Extent,
@@ -99,7 +100,11 @@ function bboxOf(g: Geometry | null): Extent {
   return { xmin, ymin, xmax, ymax };
 }
 
-/** Natural Earth countries (`world-atlas`, "10m" | "50m" | "110m") as polygon features. */
+/**
+ * Natural Earth countries (`world-atlas`, "10m" | "50m" | "110m") as
+ * polygon features, cut at the antimeridian as the world-atlas source
+ * repairs them at load (the drawing draws geometry as stored).
+ */
 export async function countries(res: "10m" | "50m" | "110m" = "110m"): Promise<Feature[]> {
   const text = await Deno.readTextFile(
     new URL(`../node_modules/world-atlas/countries-${res}.json`, import.meta.url),
@@ -117,7 +122,7 @@ export async function countries(res: "10m" | "50m" | "110m" = "110m"): Promise<F
     out.push({
       id: id++,
       attributes: { name: f.properties?.name ?? "", iso: String(f.id ?? "") },
-      geometry: { type: "Polygon", rings: polys.flat() },
+      geometry: { type: "Polygon", rings: polys.flatMap(cutPolygonAtAntimeridian).flat() },
     });
   }
   return out;

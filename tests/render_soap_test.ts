@@ -266,6 +266,56 @@ Deno.test("ExportMapImage by URL (JPEG), layer descriptions, transparent PNG", a
   }
 });
 
+Deno.test("ExportMapImage by URL: every format gets its own extension, Content-Type and bytes", async () => {
+  const s = await start();
+  const ascii = (b: Uint8Array, n: number) => String.fromCharCode(...b.subarray(0, n));
+  const cases: [string, string, string, (b: Uint8Array) => boolean][] = [
+    ["esriImagePNG", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImagePNG24", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImagePNG32", "png", "image/png", (b) => ascii(b, 4) === "\x89PNG"],
+    ["esriImageJPG", "jpg", "image/jpeg", (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+    ["esriImageGIF", "gif", "image/gif", (b) => ascii(b, 6) === "GIF89a"],
+    ["esriImageBMP", "bmp", "image/bmp", (b) => ascii(b, 2) === "BM"],
+    ["esriImageDIB", "bmp", "image/bmp", (b) => ascii(b, 2) === "BM"],
+    // An opaque map: JPGPNG answers JPEG (PNG only when the image has transparency).
+    ["esriImageJPGPNG", "jpg", "image/jpeg", (b) => b[0] === 0xff && b[1] === 0xd8],
+    ["esriImageTIFF", "tif", "image/tiff", (b) => ascii(b, 4) === "II*\0"],
+  ];
+  try {
+    for (const [format, ext, mime, magic] of cases) {
+      const r = await call(s.client, "ExportMapImage", {
+        MapDescription: mapDescription("Layers", [-180, -90, 180, 90]),
+        ImageDescription: imageDescription(format, "esriImageReturnURL", 64, 32),
+      });
+      const url = r.Result.ImageURL as string;
+      assert.ok(url.endsWith(`.${ext}`), `${format}: ${url} ends with .${ext}`);
+      for (const method of ["GET", "HEAD"]) {
+        const res = await fetch(url, { method });
+        assert.equal(res.status, 200, `${format} ${method}`);
+        assert.equal(res.headers.get("content-type"), mime, `${format} ${method}`);
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        if (method === "GET") assert.ok(magic(bytes), `${format}: ${ascii(bytes, 6)}`);
+      }
+    }
+    // Formats this server does not draw are refused, never written under another type.
+    for (const format of ["esriImageSVG", "esriImagePDF", "esriImageEMF", "esriImagePS"]) {
+      const message = await expectClientFault(
+        s.url,
+        "ExportMapImage",
+        `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+          `<XMin>-10</XMin><YMin>-10</YMin><XMax>10</XMax><YMax>10</YMax></Extent></MapArea>` +
+          `<Rotation>0</Rotation></MapDescription><ImageDescription><ImageType><ImageFormat>${format}` +
+          `</ImageFormat><ImageReturnType>esriImageReturnURL</ImageReturnType></ImageType><ImageDisplay>` +
+          `<ImageHeight>10</ImageHeight><ImageWidth>10</ImageWidth><ImageDPI>96</ImageDPI></ImageDisplay>` +
+          `</ImageDescription>`,
+      );
+      assert.match(message, /not supported/, format);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
 Deno.test("ExportMapImage faults: image too large, unsupported format, bad definition expression, unknown layer", async () => {
   const s = await start();
   try {
@@ -306,6 +356,68 @@ Deno.test("ExportMapImage faults: image too large, unsupported format, bad defin
     assert.match(
       await expectClientFault(s.url, "ExportMapImage", unknown + id("esriImagePNG", 100, 100)),
       /Layer 99 does not exist in map Layers/,
+    );
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("ImageDPI: negative, NaN, infinite or too high is a client fault; 0 means 96", async () => {
+  const s = await start();
+  const md =
+    `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+    `<XMin>-10</XMin><YMin>-10</YMin><XMax>10</XMax><YMax>10</YMax></Extent></MapArea><Rotation>0</Rotation></MapDescription>`;
+  const display = (tag: string, dpi: string) =>
+    `<${tag}><ImageHeight>50</ImageHeight><ImageWidth>50</ImageWidth><ImageDPI>${dpi}</ImageDPI></${tag}>`;
+  const exportBody = (dpi: string) =>
+    md + `<ImageDescription><ImageType><ImageFormat>esriImagePNG</ImageFormat>` +
+    `<ImageReturnType>esriImageReturnMimeData</ImageReturnType></ImageType>${
+      display("ImageDisplay", dpi)
+    }</ImageDescription>`;
+  const identifyBody = (dpi: string) =>
+    md + display("MapImageDisplay", dpi) +
+    `<SearchShape xsi:type="e:PointN"><X>0</X><Y>0</Y></SearchShape><Tolerance>2</Tolerance>` +
+    `<IdentifyOption>esriIdentifyAllLayers</IdentifyOption>`;
+  try {
+    for (const dpi of ["-96", "NaN", "INF", "-INF", "3000"]) {
+      assert.match(
+        await expectClientFault(s.url, "ExportMapImage", exportBody(dpi)),
+        /ImageDisplay\/ImageDPI/,
+        `ExportMapImage at ${dpi} DPI`,
+      );
+      assert.match(
+        await expectClientFault(s.url, "Identify", identifyBody(dpi)),
+        /MapImageDisplay\/ImageDPI/,
+        `Identify at ${dpi} DPI`,
+      );
+    }
+    // A CenterAndScale MapArea's DPI follows the same rule (0 there means the image's DPI).
+    const centered = (dpi: string) =>
+      `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:CenterAndScale"><Center xsi:type="e:PointN">` +
+      `<X>0</X><Y>0</Y></Center><Scale>50000000</Scale><DPI>${dpi}</DPI></MapArea><Rotation>0</Rotation>` +
+      `</MapDescription>` + display("MapImageDisplay", "96") +
+      `<SearchShape xsi:type="e:PointN"><X>0</X><Y>0</Y></SearchShape><Tolerance>2</Tolerance>` +
+      `<IdentifyOption>esriIdentifyAllLayers</IdentifyOption>`;
+    assert.match(await expectClientFault(s.url, "Identify", centered("-96")), /MapArea\/DPI/);
+    assert.match(await expectClientFault(s.url, "Identify", centered("NaN")), /MapArea\/DPI/);
+    // 0 is "use the default", as .NET clients send an unset ImageDPI.
+    const r = await call(s.client, "ExportMapImage", {
+      MapDescription: mapDescription("Layers", [-10, -10, 10, 10]),
+      ImageDescription: imageDescription("esriImagePNG", "esriImageReturnMimeData", 50, 50, 0),
+    });
+    assert.equal(Number(r.Result.ImageDPI), 96);
+    const hit = await call(s.client, "Identify", {
+      MapDescription: mapDescription("Layers", [-180, -90, 180, 90]),
+      MapImageDisplay: imageDisplay(360, 180, 0),
+      SearchShape: typed("PointN", { X: -50, Y: -10 }),
+      Tolerance: 1,
+      IdentifyOption: "esriIdentifyAllLayers",
+      LayerIDs: { Int: [1] },
+    });
+    assert.deepEqual(
+      items(hit.Result.MapServerIdentifyResult).map((r: Any) => r.Name),
+      ["Brazil"],
+      "Identify with DPI 0 works",
     );
   } finally {
     await s.close();

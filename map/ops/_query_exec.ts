@@ -12,6 +12,7 @@ import type { MapLayer } from "../soap/operation.ts";
 import { type SpatialRelation, spatialRelation } from "../geo/relate.ts";
 import { SoapFault } from "../soap/fault.ts";
 import { geometryExtent } from "./_geometry_xml.ts";
+import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 
 /** A spatial condition, with the query geometry in the layer source's spatial reference. */
 export interface SpatialCondition {
@@ -184,13 +185,8 @@ function prefilter(q: LayerQuery): Extent | undefined | null {
   return intersectBoxes(spatialBox, q.bbox);
 }
 
-/**
- * Features of `layer` matching `q`, ordered by object id.
- *
- * @example
- * queryLayer(layer, { where, returnGeometry: true, limit: 1000 });
- */
-export function queryLayer(layer: MapLayer, q: LayerQuery): Feature[] {
+/** Features matching `q` in the stored world only, ordered by object id. */
+function queryOneWorld(layer: MapLayer, q: LayerQuery): Feature[] {
   if (q.objectIds && q.objectIds.length === 0) return [];
   const bbox = prefilter(q);
   if (bbox === null) return [];
@@ -213,8 +209,7 @@ export function queryLayer(layer: MapLayer, q: LayerQuery): Feature[] {
   return out;
 }
 
-/** Object ids of the features matching `q`, ascending. */
-export function queryLayerIds(layer: MapLayer, q: LayerQuery): number[] {
+function idsOneWorld(layer: MapLayer, q: LayerQuery): number[] {
   if (q.objectIds && q.objectIds.length === 0) return [];
   const bbox = prefilter(q);
   if (bbox === null) return [];
@@ -246,8 +241,7 @@ export function queryLayerIds(layer: MapLayer, q: LayerQuery): number[] {
   return ids;
 }
 
-/** Number of features matching `q`. */
-export function countLayer(layer: MapLayer, q: LayerQuery): number {
+function countOneWorld(layer: MapLayer, q: LayerQuery): number {
   if (q.objectIds && q.objectIds.length === 0) return 0;
   const bbox = prefilter(q);
   if (bbox === null) return 0;
@@ -256,5 +250,57 @@ export function countLayer(layer: MapLayer, q: LayerQuery): number {
   if (deciding && bbox) {
     return layer.source.count(sourceQuery(q, bbox, false)) - falseIndexHits(layer, q, bbox).size;
   }
-  return queryLayerIds(layer, q).length;
+  return idsOneWorld(layer, q).length;
+}
+
+/**
+ * The query once per world copy its window meets (map/geo/wrap.ts, the
+ * rule drawing uses): a window reaching past the antimeridian also
+ * searches the stored world shifted back, so whatever a view draws there
+ * is found there. Queries with a caller's `accept` test are not shifted
+ * (Identify shifts in the map's spatial reference itself).
+ */
+function worldQueries(layer: MapLayer, q: LayerQuery): LayerQuery[] {
+  if (q.accept) return [q];
+  const box = prefilter(q);
+  if (!box) return [q];
+  const shifts = windowShifts(box, layer.source.wkid);
+  if (shifts.length === 1 && shifts[0] === 0) return [q];
+  return shifts.map((s) => ({
+    ...q,
+    spatial: q.spatial && { ...q.spatial, geometry: shiftGeometry(q.spatial.geometry, -s) },
+    bbox: q.bbox && shiftExtent(q.bbox, -s),
+  }));
+}
+
+/**
+ * Features of `layer` matching `q`, ordered by object id.
+ *
+ * @example
+ * queryLayer(layer, { where, returnGeometry: true, limit: 1000 });
+ */
+export function queryLayer(layer: MapLayer, q: LayerQuery): Feature[] {
+  const parts = worldQueries(layer, q);
+  if (parts.length === 1) return queryOneWorld(layer, parts[0]);
+  const byId = new Map<number, Feature>();
+  for (const part of parts) {
+    for (const f of queryOneWorld(layer, part)) if (!byId.has(f.id)) byId.set(f.id, f);
+  }
+  const out = [...byId.values()].sort((a, b) => a.id - b.id);
+  return q.limit === undefined ? out : out.slice(0, q.limit);
+}
+
+/** Object ids of the features matching `q`, ascending. */
+export function queryLayerIds(layer: MapLayer, q: LayerQuery): number[] {
+  const parts = worldQueries(layer, q);
+  if (parts.length === 1) return idsOneWorld(layer, parts[0]);
+  const ids = new Set<number>();
+  for (const part of parts) for (const id of idsOneWorld(layer, part)) ids.add(id);
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** Number of features matching `q`. */
+export function countLayer(layer: MapLayer, q: LayerQuery): number {
+  const parts = worldQueries(layer, q);
+  return parts.length === 1 ? countOneWorld(layer, parts[0]) : queryLayerIds(layer, q).length;
 }

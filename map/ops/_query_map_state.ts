@@ -27,6 +27,7 @@ import {
 } from "../geo/projection.ts";
 import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
 import { SoapFault } from "../soap/fault.ts";
+import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import {
   geometryExtent,
@@ -155,7 +156,7 @@ function imageSize(display: unknown, what: string, required: boolean): ImageSize
       `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
     );
   }
-  const dpi = typeof d.ImageDPI === "number" && d.ImageDPI > 0 ? d.ImageDPI : DEFAULT_DPI;
+  const dpi = imageDpi(d.ImageDPI, what);
   return { widthPx: w, heightPx: h, dpi };
 }
 
@@ -191,7 +192,10 @@ function mapAreaExtent(
     }
     case "CenterAndScale": {
       const s = sizeOr();
-      const dpi = typeof area.DPI === "number" && area.DPI > 0 ? area.DPI : s.dpi;
+      // 0 or absent: the image's DPI; anything else is checked like ImageDPI.
+      const dpi = area.DPI === undefined || area.DPI === 0
+        ? s.dpi
+        : imageDpi(area.DPI, "MapArea", "DPI");
       const scale = num(area.Scale, "MapArea/Scale");
       return asClientFault(() =>
         extentFromCenterAndScale(center(), scale, {

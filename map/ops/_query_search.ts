@@ -12,6 +12,7 @@ import { combineWhere } from "../query/mod.ts";
 import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
 import { geometryDistance } from "../geo/relate.ts";
+import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 import { SoapFault } from "../soap/fault.ts";
 import { serviceLimits } from "./metadata.ts";
 import {
@@ -268,19 +269,30 @@ export const identify: OperationHandler = (req, ctx) => {
     if (!allLayers && !isLayerVisible(state, ls)) continue;
     const layer = ls.layer;
     const projected = new Map<number, Geometry>();
-    const features = queryLayer(layer, {
-      where: layerDefinition(ls),
-      bbox: asClientFault(() => projectExtent(searchBox, state.wkid, layer.source.wkid)),
-      accept: (f) => {
-        if (!f.geometry) return false;
-        const g = project(f.geometry, layer, state.wkid);
-        if (geometryDistance(shape, g) > tol) return false;
-        projected.set(f.id, g);
-        return true;
-      },
-      returnGeometry: true,
-      limit: topOne ? 1 : max - results.length,
-    });
+    const limit = topOne ? 1 : max - results.length;
+    // A view past the antimeridian draws the world again there (map/geo/wrap.ts): search
+    // each world copy the search box meets, with the shape moved back into the stored world.
+    const found = new Map<number, Feature>();
+    for (const shift of windowShifts(searchBox, state.wkid)) {
+      const here = shiftGeometry(shape, -shift);
+      const box = shiftExtent(searchBox, -shift);
+      for (
+        const f of queryLayer(layer, {
+          where: layerDefinition(ls),
+          bbox: asClientFault(() => projectExtent(box, state.wkid, layer.source.wkid)),
+          accept: (f) => {
+            if (!f.geometry || found.has(f.id)) return false;
+            const g = project(f.geometry, layer, state.wkid);
+            if (geometryDistance(here, g) > tol) return false;
+            projected.set(f.id, g);
+            return true;
+          },
+          returnGeometry: true,
+          limit,
+        })
+      ) found.set(f.id, f);
+    }
+    const features = [...found.values()].sort((a, b) => a.id - b.id).slice(0, limit);
     for (const f of features) {
       const g = projected.get(f.id);
       const properties = propertiesToSoap(layer, f, ls.returnFieldNames);

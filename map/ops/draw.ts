@@ -29,6 +29,7 @@ import {
   writeOutput,
 } from "../render/mod.ts";
 import { SoapFault } from "../soap/fault.ts";
+import { imageDpi } from "./_image_dpi.ts";
 import type {
   MapFrame,
   MapService,
@@ -97,7 +98,7 @@ function imageSize(
       { ImageWidth: w, ImageHeight: h },
     );
   }
-  const dpi = typeof d.ImageDPI === "number" && d.ImageDPI > 0 ? Math.min(d.ImageDPI, 2400) : 96;
+  const dpi = imageDpi(d.ImageDPI, what);
   return { w, h, dpi };
 }
 

@@ -1,10 +1,12 @@
 /**
  * Geometry preparation for drawing: map coordinates (already in the
  * output spatial reference) to screen paths, with
- * - antimeridian handling: rings and paths that jump across the date line
- *   (|dx| > half the world) are unwrapped into one continuous frame and
- *   drawn once per world copy that meets the view, and rings around a pole
- *   (Antarctica) are closed through the pole, so nothing streaks across;
+ * - world copies: in a spatial reference that wraps (geographic, Web
+ *   Mercator) a feature is drawn once per world copy that meets the view
+ *   (map/geo/wrap.ts, the rule Identify and queries share). Geometry is
+ *   drawn exactly as stored: a ring whose edge jumps across the map is
+ *   such an edge, as queries see it too. Spherical data is cut at the
+ *   antimeridian by its source at load (world-atlas), not here;
  * - simplification to the pixel size (vertices closer than half a pixel to
  *   the last kept one are dropped), so a whole-world view of detailed
  *   polygons stays fast;
@@ -18,12 +20,7 @@
  */
 import type { Extent, Position } from "../types.ts";
 import { type MapDisplay, toScreen } from "../geo/display.ts";
-import {
-  isGeographic,
-  MERCATOR_HALF_WORLD,
-  normalizeWkid,
-  WEB_MERCATOR,
-} from "../geo/projection.ts";
+import { worldPeriod, worldShifts } from "../geo/wrap.ts";
 
 /** CanvasKit path verbs (values of `CanvasKit.MOVE_VERB` etc.). */
 export const MOVE = 0, LINE = 1, CLOSE = 5;
@@ -50,8 +47,6 @@ export interface ScreenView {
   visible: Extent;
   /** Width of one world in output x units, or 0 when the SR does not wrap. */
   period: number;
-  /** y of the poles in output units (90 or the Mercator limit). */
-  poleY: number;
 }
 
 /**
@@ -75,8 +70,6 @@ export function affineOf(d: MapDisplay): Affine {
  * `padPx` pixels of slack around the image (for stroke widths and markers).
  */
 export function screenView(d: MapDisplay, wkid: number, padPx: number): ScreenView {
-  const id = normalizeWkid(wkid);
-  const geographic = isGeographic(id);
   return {
     t: affineOf(d),
     minX: -padPx,
@@ -84,54 +77,13 @@ export function screenView(d: MapDisplay, wkid: number, padPx: number): ScreenVi
     maxX: d.widthPx + padPx,
     maxY: d.heightPx + padPx,
     visible: d.visibleExtent,
-    period: geographic ? 360 : id === WEB_MERCATOR ? 2 * MERCATOR_HALF_WORLD : 0,
-    poleY: geographic ? 90 : MERCATOR_HALF_WORLD,
+    period: worldPeriod(wkid),
   };
-}
-
-/**
- * Unwraps a ring or path so consecutive x never jump by more than half a
- * world. Returns the unwrapped copy and the net number of worlds crossed
- * (non-zero for rings around a pole).
- */
-export function unwrap(pts: Position[], period: number): { pts: Position[]; turns: number } {
-  if (period <= 0 || pts.length < 2) return { pts, turns: 0 };
-  const half = period / 2;
-  let shift = 0;
-  let changed = false;
-  const out: Position[] = new Array(pts.length);
-  out[0] = pts[0];
-  for (let i = 1; i < pts.length; i++) {
-    const dx = pts[i][0] - pts[i - 1][0];
-    if (dx > half) (shift -= period), (changed = true);
-    else if (dx < -half) (shift += period), (changed = true);
-    out[i] = shift === 0 ? pts[i] : [pts[i][0] + shift, pts[i][1]];
-  }
-  if (!changed) return { pts, turns: 0 };
-  // A closed ring that came back to its start in another world went round a pole.
-  const first = pts[0], last = pts[pts.length - 1];
-  const closed = first[0] === last[0] && first[1] === last[1];
-  return { pts: out, turns: closed ? Math.round(shift / period) : 0 };
-}
-
-/** Closes a ring that circles a pole by running along the pole line. */
-function closeAroundPole(pts: Position[], poleY: number): Position[] {
-  let sumY = 0;
-  for (const p of pts) sumY += p[1];
-  const y = sumY < 0 ? -poleY : poleY;
-  const first = pts[0], last = pts[pts.length - 1];
-  return [...pts, [last[0], y], [first[0], y], first];
 }
 
 /** World shifts (multiples of the period) at which x-range [x0, x1] meets the view. */
 function shiftsFor(x0: number, x1: number, v: ScreenView): number[] {
-  if (v.period <= 0) return [0];
-  const out: number[] = [];
-  const kMin = Math.ceil((v.visible.xmin - x1) / v.period);
-  const kMax = Math.floor((v.visible.xmax - x0) / v.period);
-  // A view wider than a few worlds would multiply work without showing more.
-  for (let k = Math.max(kMin, -3); k <= Math.min(kMax, 3); k++) out.push(k * v.period);
-  return out;
+  return worldShifts(x0, x1, v.visible.xmin, v.visible.xmax, v.period);
 }
 
 /** Transforms and radially simplifies (0.5 px) into a flat [x0, y0, x1, y1, ...] list. */
@@ -217,14 +169,14 @@ function onMeridian(x: number, period: number): boolean {
 }
 
 /**
- * Appends a polygon's rings (output SR coordinates) as screen path
- * commands: unwrapped across the antimeridian, once per visible world copy,
- * simplified and clipped. Returns the number of rings emitted.
+ * Appends a polygon's rings (output SR coordinates, as stored) as screen
+ * path commands, once per visible world copy, simplified and clipped.
+ * Returns the number of rings emitted.
  *
  * With `outline`, the commands to stroke are appended there too: the same
- * rings, except that edges which are not part of the shape's boundary on
- * the globe (edges along the antimeridian where the data was cut, and the
- * closure of rings around a pole) are left out, so no seam is drawn.
+ * rings, except edges along the antimeridian (where spherical data was
+ * cut at load), which are not part of the shape's boundary on the globe,
+ * so no seam is drawn.
  */
 export function addPolygon(
   rings: Position[][],
@@ -235,12 +187,7 @@ export function addPolygon(
   let count = 0;
   for (const ring of rings) {
     if (ring.length < 3) continue;
-    let { pts, turns } = unwrap(ring, v.period);
-    let poleEdges = 0;
-    if (turns !== 0) {
-      pts = closeAroundPole(pts, v.poleY);
-      poleEdges = 3;
-    }
+    const pts = ring;
     let x0 = Infinity, x1 = -Infinity;
     for (const p of pts) {
       if (p[0] < x0) x0 = p[0];
@@ -257,9 +204,8 @@ export function addPolygon(
     if (!outline) continue;
     const n = pts.length;
     const artificial = (i: number) =>
-      i >= n - 1 - poleEdges ||
-      (v.period > 0 && onMeridian(pts[i][0], v.period) && onMeridian(pts[i + 1][0], v.period));
-    let cut = poleEdges > 0;
+      v.period > 0 && onMeridian(pts[i][0], v.period) && onMeridian(pts[i + 1][0], v.period);
+    let cut = false;
     for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(i);
     if (!cut) {
       for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
@@ -309,7 +255,7 @@ function clipSegment(
 /** Appends a polyline path as clipped, simplified screen sub-paths. */
 export function addPath(path: Position[], v: ScreenView, cmds: number[]): void {
   if (path.length < 2) return;
-  const { pts } = unwrap(path, v.period);
+  const pts = path;
   let x0 = Infinity, x1 = -Infinity;
   for (const p of pts) {
     if (p[0] < x0) x0 = p[0];

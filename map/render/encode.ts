@@ -113,15 +113,45 @@ export function mimeOf(format: Exclude<OutputFormat, "jpgpng">): string {
   }
 }
 
-/** File extension of a MIME type we write. */
+/**
+ * Every image type this server writes for URL returns: its MIME type and
+ * the extension of its file. The one table both the writer (the file's
+ * name) and the file route (its `Content-Type`) read, so they cannot
+ * disagree. SVG, PDF and EMF are not drawn (requests for them fault).
+ */
+export const IMAGE_FILE_TYPES: readonly { mime: string; ext: string }[] = [
+  { mime: "image/png", ext: "png" },
+  { mime: "image/jpeg", ext: "jpg" },
+  { mime: "image/gif", ext: "gif" },
+  { mime: "image/bmp", ext: "bmp" },
+  { mime: "image/tiff", ext: "tif" },
+];
+
+/**
+ * File extension of a MIME type we write.
+ *
+ * @example
+ * ```ts
+ * extensionOf("image/gif"); // "gif"
+ * ```
+ */
 export function extensionOf(mime: string): string {
-  return mime === "image/jpeg"
-    ? "jpg"
-    : mime === "image/bmp"
-    ? "bmp"
-    : mime === "image/tiff"
-    ? "tif"
-    : "png";
+  const t = IMAGE_FILE_TYPES.find((t) => t.mime === mime);
+  if (!t) throw new Error(`No file extension is known for ${mime} images.`);
+  return t.ext;
+}
+
+/**
+ * MIME type of a file extension we write, or undefined.
+ *
+ * @example
+ * ```ts
+ * mimeOfExtension("tif"); // "image/tiff"
+ * ```
+ */
+export function mimeOfExtension(ext: string): string | undefined {
+  const e = ext.toLowerCase();
+  return IMAGE_FILE_TYPES.find((t) => t.ext === e)?.mime;
 }
 
 /** Whether a format keeps an alpha channel (the background may be transparent). */

@@ -8,8 +8,9 @@
  *    map/geo/display.ts;
  * 2. per layer, bottom-up: features of the view (point snapshots,
  *    generalised-geometry cache, or the source with a bbox), reprojected,
- *    unwrapped across the antimeridian, simplified to half a pixel and
- *    clipped in screen space (_geometry.ts), batched per symbol;
+ *    drawn as stored once per world copy in the view, simplified to half a
+ *    pixel and clipped in screen space (_geometry.ts), batched per symbol
+ *    (polygons in batches whose features cannot share a pixel, _fill_batches.ts);
  * 3. fills and lines through Skia; markers as overlap-free path batches or
  *    stamped from one sprite in JS (cost model in _painter.ts);
  * 4. labels with collision avoidance, then custom graphics;
@@ -29,6 +30,8 @@ export {
   extensionOf,
   formatFromEsri,
   formatFromName,
+  IMAGE_FILE_TYPES,
+  mimeOfExtension,
   type OutputFormat,
   SUPPORTED_ESRI_FORMATS,
   UnsupportedFormatError,

@@ -142,6 +142,40 @@ function fieldType(declared: string): { type: FieldType; length: number; date: b
   return null; // BLOB and unknown types are not attributes
 }
 
+/** Value ranges of the esri integer field types (SQLite stores any integer up to 64 bits). */
+const INTEGER_RANGES: [FieldType, number, number][] = [
+  ["SmallInteger", -32768, 32767],
+  ["Integer", -2147483648, 2147483647],
+];
+
+/**
+ * SQLite does not enforce declared column types: an INTEGER column may
+ * hold values beyond 32 bits (or fractions), which no esriFieldTypeInteger
+ * can carry. Each integer field is widened, once at open, to the narrowest
+ * type that holds every stored value: SmallInteger, Integer, or Double.
+ */
+function widenIntegerFields(db: DatabaseSync, table: string, fields: SqlField[]): void {
+  const ints = fields.filter((f) => f.info.type === "SmallInteger" || f.info.type === "Integer");
+  if (ints.length === 0) return;
+  const parts = ints.map((f, i) => {
+    const c = quoteIdent(f.column);
+    return `MIN(${c}) AS lo${i}, MAX(${c}) AS hi${i}, MAX(typeof(${c}) = 'real') AS real${i}`;
+  });
+  const row = db.prepare(`SELECT ${parts.join(", ")} FROM ${quoteIdent(table)}`).get() as Record<
+    string,
+    number | bigint | null
+  >;
+  ints.forEach((f, i) => {
+    const lo = row[`lo${i}`], hi = row[`hi${i}`];
+    if (lo === null || hi === null || lo === undefined || hi === undefined) return;
+    const order = INTEGER_RANGES.findIndex(([t]) => t === f.info.type);
+    const fits = row[`real${i}`]
+      ? undefined
+      : INTEGER_RANGES.slice(order).find(([, min, max]) => Number(lo) >= min && Number(hi) <= max);
+    f.info.type = fits ? fits[0] : "Double";
+  });
+}
+
 function geometryTypeOf(name: string): LayerGeometryType | null {
   if (name === "POINT") return "Point";
   if (name === "MULTIPOINT") return "Multipoint";
@@ -208,6 +242,7 @@ function buildSource(db: DatabaseSync, path: string, opts: GeoPackageOptions): F
       dateText: t.date,
     });
   }
+  widenIntegerFields(db, info.table, attributes);
   const geomCol = info.geometryColumn;
   let geometryType = geometryTypeOf(info.geometryTypeName);
   if (!geometryType) {

@@ -195,3 +195,64 @@ function f64(x: number): number[] {
   new DataView(b.buffer).setFloat64(0, x, true);
   return [...b];
 }
+
+Deno.test("INTEGER columns are typed so every stored value fits: Integer, SmallInteger or Double", () => {
+  const path = join(dir, "wide.gpkg");
+  writeGeoPackageLayer(path, {
+    table: "counts",
+    geometryType: "Point",
+    fields: [
+      { name: "small", type: "SmallInteger" },
+      { name: "fits", type: "Integer" },
+      { name: "big", type: "Integer" },
+      { name: "negbig", type: "Integer" },
+      { name: "wideshort", type: "SmallInteger" },
+      { name: "fraction", type: "Integer" },
+      { name: "empty", type: "Integer" },
+    ],
+  }, [
+    {
+      attributes: {
+        small: 7,
+        fits: 2147483647,
+        big: 1,
+        negbig: -5,
+        wideshort: 40000,
+        fraction: 1,
+        empty: null,
+      },
+      geometry: { type: "Point", x: 0, y: 0 },
+    },
+    {
+      attributes: {
+        small: -32768,
+        fits: -2147483648,
+        big: 2 ** 31,
+        negbig: -(2 ** 31) - 1,
+        wideshort: 1,
+        fraction: 2,
+        empty: null,
+      },
+      geometry: { type: "Point", x: 1, y: 1 },
+    },
+  ]);
+  // SQLite keeps what it is given: an INTEGER column may hold a REAL.
+  const db = new DatabaseSync(path);
+  db.exec(`UPDATE counts SET fraction = 2.5 WHERE fraction = 2`);
+  db.close();
+  const src = openGeoPackage(path);
+  const types = Object.fromEntries(src.fields().map((f) => [f.name, f.type]));
+  assert.deepEqual(types, {
+    fid: "OID",
+    geom: "Geometry",
+    small: "SmallInteger",
+    fits: "Integer",
+    big: "Double",
+    negbig: "Double",
+    wideshort: "Integer",
+    fraction: "Double",
+    empty: "Integer",
+  });
+  const values = src.query({ fields: ["big", "fraction"] }).map((f) => f.attributes);
+  assert.deepEqual(values, [{ big: 1, fraction: 1 }, { big: 2 ** 31, fraction: 2.5 }]);
+});
