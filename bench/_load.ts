@@ -72,8 +72,9 @@ export function rssMiB(pid: number): { rss: number; peak: number } {
 
 function hasWrk(): boolean {
   try {
-    return new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
-      .outputSync().stdout !== undefined;
+    // `wrk --version` exits 1; that it ran at all is the answer.
+    new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync();
+    return true;
   } catch {
     return false;
   }
@@ -86,14 +87,40 @@ function ms(text: string): number {
   return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
 }
 
+/** Options of {@linkcode load}. */
+export interface LoadOptions {
+  /** wrk threads (default 1: the machine has two cores, the other is the server's). */
+  threads?: number;
+  /** A wrk Lua script that chooses each request (wrk only). */
+  script?: string;
+  /** Extra environment for wrk (read by the script with `os.getenv`). */
+  env?: Record<string, string>;
+}
+
 /**
  * Drives `url` for `seconds` with `connections` keep-alive connections from
  * one thread (the machine has two cores; the other belongs to the server).
  */
-export async function load(url: string, seconds: number, connections = 32): Promise<LoadResult> {
+export async function load(
+  url: string,
+  seconds: number,
+  connections = 32,
+  opts: LoadOptions = {},
+): Promise<LoadResult> {
+  if (opts.script && !hasWrk()) {
+    throw new Error("This benchmark needs wrk (Debian package wrk) to run its request script.");
+  }
   if (hasWrk()) {
     const out = await new Deno.Command("wrk", {
-      args: ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", url],
+      args: [
+        `-t${opts.threads ?? 1}`,
+        `-c${connections}`,
+        `-d${seconds}s`,
+        "--latency",
+        ...(opts.script ? ["-s", opts.script] : []),
+        url,
+      ],
+      env: opts.env,
       stdout: "piped",
       stderr: "piped",
     }).output();

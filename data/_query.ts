@@ -73,6 +73,8 @@ export interface ListSql {
   count: string;
   /** `SELECT id ... LIMIT ? OFFSET ?` in page order (limit and offset follow `params`). */
   ids: string;
+  /** `ids` without `LIMIT ? OFFSET ?`: every matching id in page order, taking `params`. */
+  allIds: string;
   /**
    * The same page read along the ordering's own index, filters checked row by
    * row (their indexes disabled with `+`). Faster than `ids` when many rows
@@ -233,6 +235,7 @@ export function buildList(
       table: t,
       count: "SELECT 0 AS n",
       ids: "SELECT 0 AS id WHERE 0",
+      allIds: "SELECT 0 AS id WHERE 0",
       params: [],
       limit: size,
       offset,
@@ -246,6 +249,7 @@ export function buildList(
       count: `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`,
       ids:
         `SELECT rowid AS id FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rowid LIMIT ? OFFSET ?`,
+      allIds: `SELECT rowid AS id FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rowid`,
       params: [match],
       limit: size,
       offset,
@@ -268,12 +272,9 @@ export function buildList(
     : "1";
   // In the default order the seq index serves the page; a date range taken from
   // its own index would sort half the table to find the first ten rows.
-  const idsWhere = w.length
-    ? w.join(" AND ").replaceAll(RANGE, order.isDefault && match === null ? "+" : "").replaceAll(
-      EQ,
-      "",
-    )
-    : "1";
+  const rangeMark = order.isDefault && match === null ? "+" : "";
+  const condition = (parts: readonly string[]) =>
+    parts.length ? parts.join(" AND ").replaceAll(RANGE, rangeMark).replaceAll(EQ, "") : "1";
   const orderedWhere = w.join(" AND ").replaceAll(RANGE, "+").replaceAll(EQ, "+");
   const idsOrdered = !order.isDefault && match === null && filtered
     ? `SELECT v.id AS id FROM ${from} WHERE ${orderedWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`
@@ -290,7 +291,11 @@ export function buildList(
   return {
     table: t,
     count,
-    ids: `SELECT v.id AS id FROM ${from} WHERE ${idsWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    ids: `SELECT v.id AS id FROM ${from} WHERE ${
+      condition(w)
+    } ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    // Every match, once: the industry filter builds its id set (IN) rather than probing per row.
+    allIds: `SELECT v.id AS id FROM ${from} WHERE ${condition(where)} ORDER BY ${order.sql}`,
     idsOrdered,
     params,
     limit: size,

@@ -10,6 +10,7 @@ import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
+import { type IdList, OrderedIdCache, parseIdList } from "./_ordered_ids.ts";
 
 /** Options of {@linkcode openCatalog}. */
 export interface OpenOptions {
@@ -19,6 +20,11 @@ export interface OpenOptions {
   cacheKiB?: number;
   /** Where to say that a read-only database is served as immutable (default `console.warn`). */
   onNotice?: (message: string) => void;
+  /**
+   * Bytes of ordered id lists kept for deep pages of filtered, searched or
+   * re-ordered lists (default 16 MiB, about 4 million ids; 0 = always OFFSET).
+   */
+  idListBytes?: number;
 }
 
 /** The catalogue database cannot be opened; the message says why and what to do. */
@@ -103,6 +109,8 @@ export interface ListResult<T = string> {
 const COUNT_CACHE_MAX = 512;
 /** Matches above which a non-default order reads along its own index (see ListSql.idsOrdered). */
 const ORDERED_WALK_MIN_MATCHES = 2000;
+/** Offsets from which a filtered, searched or re-ordered page is sliced from its id list. */
+const DEEP_PAGE_OFFSET = 500;
 /** More indexed terms than this under one search prefix fall back to FTS5's prefix query. */
 const MAX_EXPANSION = 32;
 
@@ -117,13 +125,16 @@ export class Catalog {
   readonly #stmts = new Map<string, StatementSync>();
   /** Counts of filtered lists, valid while the data is unchanged (see #checkFresh). */
   readonly #counts = new Map<string, number>();
+  /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
+  readonly #idLists: OrderedIdCache | null;
   #dataVersion = "";
 
   /** Use {@linkcode openCatalog}. */
-  constructor(db: DatabaseSync, path: string, readonly: boolean) {
+  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 16 * 2 ** 20) {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
+    this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
   }
 
   #stmt(sql: string): StatementSync {
@@ -155,6 +166,7 @@ export class Catalog {
     const version = `${r.v}:${r.c}`;
     if (version !== this.#dataVersion) {
       this.#counts.clear();
+      this.#idLists?.clear();
       this.#dataVersion = version;
     }
   }
@@ -208,19 +220,43 @@ export class Catalog {
         ).all(sql.offset, sql.offset + sql.limit) as { doc: T }[];
         return { count, docs: rows.map((r) => r.doc) };
       }
-      const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
-      // Many matches in a non-default order: walk the ordering's index and
-      // stop after the page instead of sorting every match.
-      const walk = sql.idsOrdered !== undefined &&
-        count >= ORDERED_WALK_MIN_MATCHES &&
-        sql.offset + sql.limit <= count / 2;
-      const ids = this.#stmt(walk ? sql.idsOrdered! : sql.ids).all(...params) as { id: number }[];
+      const ids = this.#pageIds(sql, count);
       // Docs are fetched by id after ordering, so sorting never drags them along.
       const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
-      return { count, docs: ids.map((r) => (byId.get(r.id) as { doc: T }).doc) };
+      return { count, docs: Array.from(ids, (id) => (byId.get(id) as { doc: T }).doc) };
     } finally {
       this.db.exec("RELEASE catalog_list");
     }
+  }
+
+  /** The ids of a filtered, searched or re-ordered page, in page order. */
+  #pageIds(sql: ListSql, count: number): ArrayLike<number> {
+    if (sql.offset >= DEEP_PAGE_OFFSET && this.#idLists) {
+      return this.#idList(sql).subarray(sql.offset, sql.offset + sql.limit);
+    }
+    const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
+    // Many matches in a non-default order: walk the ordering's index and
+    // stop after the page instead of sorting every match.
+    const walk = sql.idsOrdered !== undefined &&
+      count >= ORDERED_WALK_MIN_MATCHES &&
+      sql.offset + sql.limit <= count / 2;
+    const rows = this.#stmt(walk ? sql.idsOrdered! : sql.ids).all(...params) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Every id of a list query in page order, built once per data version. */
+  #idList(sql: ListSql): IdList {
+    const key = sql.allIds + "\u0000" + JSON.stringify(sql.params);
+    let ids = this.#idLists!.get(key);
+    if (!ids) {
+      // The subquery's ORDER BY feeds group_concat in page order (an
+      // aggregate over an ordered subquery is never flattened).
+      const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${sql.allIds})`)
+        .get(...sql.params) as { ids: string | null };
+      ids = parseIdList(row.ids);
+      this.#idLists!.set(key, ids);
+    }
+    return ids;
   }
 
   /**
@@ -383,5 +419,5 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     db.close();
     throw err;
   }
-  return new Catalog(db, path, readonly);
+  return new Catalog(db, path, readonly, opts.idListBytes);
 }

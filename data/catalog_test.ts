@@ -434,3 +434,57 @@ Deno.test("ordering with many matches: walking the ordering's index gives the so
     await cleanup();
   }
 });
+
+Deno.test("deep pages sliced from id lists equal OFFSET pages, and follow an import", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 3_000, agencies: 4, competitions: 5 });
+    const sliced = openCatalog(path, { readonly: true });
+    const walked = openCatalog(path, { readonly: true, idListBytes: 0 });
+    const vac = publishedRecords(path, "vacancy");
+    const agency = (vac[0].agency as { id: number }).id;
+    const industries = [
+      ...new Set(
+        vac.slice(0, 30).flatMap((r) => (r.industries as { id: number }[]).map((i) => i.id)),
+      ),
+    ];
+    const shapes: ListQuery[] = [
+      { agency: [agency] },
+      { industry: industries },
+      { ordering: [{ field: "salary_from", desc: false }] },
+      { ordering: [{ field: "salary_from", desc: true }, { field: "title", desc: false }] },
+      { ordering: [{ field: "publish_date", desc: true }], agency: [agency] },
+      { search: "специалист" },
+      { search: "специалист", ordering: [{ field: "title", desc: true }] },
+    ];
+    for (const shape of shapes) {
+      const count = walked.count("vacancies", shape);
+      assert.ok(count > 600, `${JSON.stringify(shape)} matches ${count}`);
+      for (const page of [6, 7, Math.ceil(count / 100)]) {
+        const q = { ...shape, page, pageSize: 100 };
+        assert.deepEqual(
+          idsOf(sliced.list("vacancies", q).docs),
+          idsOf(walked.list("vacancies", q).docs),
+          `${JSON.stringify(shape)} page ${page}`,
+        );
+      }
+    }
+    // An import that moves a record to the front of the salary order is seen at once.
+    const q: ListQuery = {
+      ordering: [{ field: "salary_from", desc: true }],
+      page: 6,
+      pageSize: 100,
+    };
+    const before = idsOf(sliced.list("vacancies", q).docs);
+    const moved = vac.find((r) => r.id === before[0])!;
+    const file = await writeJson(dir, "moved.json", [{ ...moved, salary_from: "9999999.00" }]);
+    await importFiles(path, [file]);
+    const after = idsOf(sliced.list("vacancies", q).docs);
+    assert.deepEqual(after, idsOf(walked.list("vacancies", q).docs));
+    assert.notDeepEqual(after, before);
+    sliced.close();
+    walked.close();
+  } finally {
+    await cleanup();
+  }
+});

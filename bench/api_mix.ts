@@ -1,0 +1,214 @@
+/**
+ * Mixed, mostly uncached JSON API traffic on a 1,000,000-vacancy database,
+ * against a bare `Deno.serve` returning a constant body of a page's size, in
+ * the same run (issue 10):
+ *
+ * | share | request |
+ * | ----: | ------- |
+ * | 40% | a random page of the vacancy list |
+ * | 20% | an agency filter and a random page of it |
+ * | 10% | a search and a random page of it (first 1,000 pages) |
+ * | 10% | ordering by salary (either direction) and a random page |
+ * | 10% | a random published vacancy's detail |
+ * | 10% | a random competitions page |
+ *
+ * The request list is drawn from `--seed` and the database's own counts, so
+ * every request is valid (200) and two runs send the same sequence. Each
+ * target gets the same wrk script: our server with its response cache, our
+ * server without it, and the baseline; then the same at `--wide`
+ * connections for the p99 ratio. Prints a Markdown table.
+ *
+ * ```
+ * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
+ *                              [--db var/bench/catalog-1m.db]
+ * ```
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { existsSync, mkdirSync } from "node:fs";
+import { load, type LoadResult, rssMiB, startProcess } from "./_load.ts";
+import { openCatalog } from "../data/mod.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    seconds: { type: "string", default: "10" },
+    seed: { type: "string", default: "1" },
+    db: { type: "string", default: "var/bench/catalog-1m.db" },
+    connections: { type: "string", default: "32" },
+    wide: { type: "string", default: "256" },
+    requests: { type: "string", default: "20000" },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const wide = Number(values.wide);
+const main = new URL("../main.ts", import.meta.url).pathname;
+const baselineScript = new URL("./_baseline_server.ts", import.meta.url).pathname;
+const luaScript = new URL("./_api_mix.lua", import.meta.url).pathname;
+
+/** Deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+if (!existsSync(values.db)) {
+  mkdirSync(values.db.replace(/\/[^/]+$/, ""), { recursive: true });
+  console.error(`Creating ${values.db} (1,000,000 vacancies, a few minutes)...`);
+  const st = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", main, "demo", "--db", values.db, "--scale", "1000000"],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!st.success) Deno.exit(1);
+}
+
+/** The request paths of the mix, valid against this database. */
+function mixPaths(count: number, seed: number): string[] {
+  const random = prng(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const catalog = openCatalog(values.db, { readonly: true });
+  try {
+    const pages = (n: number) => Math.max(1, Math.ceil(n / 10));
+    const vacancyPages = Math.min(100_000, pages(catalog.count("vacancies")));
+    const competitionPages = pages(catalog.count("competitions"));
+    const agencies = catalog.agencies().map((doc) => JSON.parse(doc).id as number)
+      .map((id) => ({ id, pages: pages(catalog.count("vacancies", { agency: [id] })) }))
+      .filter((a) => a.pages > 0);
+    const words = ["специалист", "эксперт", "консультант", "инженер", "аудит", "отдел"]
+      .map((word) => ({
+        word,
+        pages: Math.min(1000, pages(catalog.count("vacancies", { search: word }))),
+      }))
+      .filter((w) => w.pages > 1);
+    const salaryPages = pages(
+      catalog.count("vacancies", { ordering: [{ field: "salary_from", desc: false }] }),
+    );
+    const seqToId = catalog.db.prepare("SELECT id FROM vacancy_list WHERE seq = ?");
+    const maxSeq = catalog.count("vacancies");
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = random() * 100;
+      if (r < 40) out.push(`/api/v1/vacancies/?page=${int(1, vacancyPages)}`);
+      else if (r < 60) {
+        const a = agencies[int(0, agencies.length - 1)];
+        out.push(`/api/v1/vacancies/?agency=${a.id}&page=${int(1, a.pages)}`);
+      } else if (r < 70) {
+        const w = words[int(0, words.length - 1)];
+        out.push(`/api/v1/vacancies/?search=${encodeURIComponent(w.word)}&page=${int(1, w.pages)}`);
+      } else if (r < 80) {
+        const order = random() < 0.5 ? "salary_from" : "-salary_from";
+        out.push(`/api/v1/vacancies/?ordering=${order}&page=${int(1, salaryPages)}`);
+      } else if (r < 90) {
+        const row = seqToId.get(int(1, maxSeq)) as { id: number };
+        out.push(`/api/v1/vacancies/${row.id}/`);
+      } else out.push(`/api/v1/competitions/?page=${int(1, competitionPages)}`);
+    }
+    return out;
+  } finally {
+    catalog.close();
+  }
+}
+
+mkdirSync("var/bench", { recursive: true });
+const pathsFile = `${Deno.cwd()}/var/bench/api_mix_paths.lua`;
+const paths = mixPaths(Number(values.requests), Number(values.seed));
+await Deno.writeTextFile(
+  pathsFile,
+  `return {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join("\n")}\n}\n`,
+);
+const wrkOpts = { threads: 2, script: luaScript, env: { API_MIX_PATHS: pathsFile } };
+
+const ports = { cached: 18710, uncached: 18711, baseline: 18712 };
+function serve(port: number, cacheMb: number) {
+  return startProcess(
+    [
+      main,
+      "serve",
+      "--db",
+      values.db,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--response-cache-mb",
+      String(cacheMb),
+    ],
+    /Serving/,
+    `http://127.0.0.1:${port}`,
+  );
+}
+
+// Every path answers 200 before anything is measured (a 404 would flatter us).
+const probe = await serve(ports.uncached, 0);
+let bodyBytes = 0;
+let pageBodies = 0;
+for (const p of paths.slice(0, 300)) {
+  const res = await fetch(probe.url + p);
+  const body = await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+  if (p.includes("?")) {
+    bodyBytes += body.byteLength;
+    pageBodies++;
+  }
+}
+await probe.stop();
+const baselineBytes = Math.round(bodyBytes / pageBodies);
+
+interface Run {
+  target: string;
+  connections: number;
+  result: LoadResult;
+  rss?: number;
+}
+const runs: Run[] = [];
+async function measure(target: string, url: string, conns: number, pid?: number) {
+  await load(url + "/", 2, conns, wrkOpts); // warm-up
+  const result = await load(url + "/", seconds, conns, wrkOpts);
+  runs.push({ target, connections: conns, result, rss: pid ? rssMiB(pid).peak : undefined });
+  console.error(`${target} c${conns}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
+}
+for (const conns of [connections, wide]) {
+  const base = await startProcess(
+    [baselineScript, String(ports.baseline), String(baselineBytes)],
+    /ready/,
+    `http://127.0.0.1:${ports.baseline}`,
+  );
+  await measure("bare Deno.serve", base.url, conns);
+  await base.stop();
+  const uncached = await serve(ports.uncached, 0);
+  await measure("ours, cache off", uncached.url, conns, uncached.child.pid);
+  await uncached.stop();
+  const cached = await serve(ports.cached, 32);
+  await measure("ours, cache on", cached.url, conns, cached.child.pid);
+  await cached.stop();
+}
+
+const lines = [
+  `Mixed API traffic, ${new Date().toISOString().slice(0, 16)}Z, seed ${values.seed}, ` +
+  `${paths.length} distinct requests, wrk -t2 -d${seconds}s on 127.0.0.1; baseline body ` +
+  `${baselineBytes} bytes.`,
+  "",
+  "| target | connections | req/s | p50 ms | p99 ms | ratio req/s | ratio p99 | peak RSS MiB | errors |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ...runs.map((r) => {
+    const base = runs.find((b) =>
+      b.target === "bare Deno.serve" && b.connections === r.connections
+    )!
+      .result;
+    return `| ${r.target} | ${r.connections} | ${r.result.rps.toFixed(0)} | ${
+      r.result.p50Ms.toFixed(2)
+    } | ${r.result.p99Ms.toFixed(2)} | ${(r.result.rps / base.rps).toFixed(2)}x | ${
+      (r.result.p99Ms / base.p99Ms).toFixed(2)
+    }x | ${r.rss?.toFixed(0) ?? "-"} | ${r.result.errors} |`;
+  }),
+];
+console.log(lines.join("\n"));
