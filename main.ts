@@ -19,6 +19,8 @@ import { baseUrl, createApp } from "./routes/mod.ts";
 import { arcgisRoutes } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
+import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import {
   configureTiles,
   frameTiling,
@@ -69,6 +71,16 @@ export interface StartOptions {
   renderWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
+  /** From accept to a connection's first complete request head, ms (default 15 s). */
+  headerTimeoutMs?: number;
+  /** From a request head to the end of its body, ms (default 60 s). */
+  bodyTimeoutMs?: number;
+  /** Keep-alive: from a response to the next request head, ms (default 30 s). */
+  idleTimeoutMs?: number;
+  /** How long `shutdown()` lets requests in flight finish, ms (default 10 s). */
+  shutdownTimeoutMs?: number;
+  /** Open connections allowed; more get a 503 (default: from the open-file limit). */
+  maxConnections?: number;
 }
 
 /** A started server. */
@@ -141,11 +153,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ],
     log: opts.accessLog ? accessLog : undefined,
   });
-  const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
-  const server = Deno.serve({
+  const server = serveHttp({
     port: opts.port,
     hostname: opts.hostname,
-    onListen: (addr) => resolve(addr as Deno.NetAddr),
+    handler,
     onError: (err) => {
       console.error("Unhandled error:", err);
       return new Response(JSON.stringify({ detail: "Internal server error." }), {
@@ -153,8 +164,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         headers: { "content-type": "application/json" },
       });
     },
-  }, handler);
-  const addr = await listening;
+    headerTimeoutMs: opts.headerTimeoutMs,
+    bodyTimeoutMs: opts.bodyTimeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
+    shutdownTimeoutMs: opts.shutdownTimeoutMs,
+    maxConnections: opts.maxConnections,
+    bodyTimeoutResponse,
+  });
+  const addr = server.addr;
   const shownHost = addr.hostname === "0.0.0.0" || addr.hostname === "::"
     ? "localhost"
     : addr.hostname;
@@ -191,7 +208,8 @@ function accessLog(req: Request, res: Response, ms: number): void {
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
-                [--response-cache-mb N] [--output-max-age MINUTES]
+                [--response-cache-mb N] [--output-max-age MINUTES] [--header-timeout S]
+                [--body-timeout S] [--idle-timeout S] [--shutdown-timeout S] [--max-connections N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -213,8 +231,29 @@ async function serveCommand(args: string[]): Promise<void> {
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
       "output-max-age": { type: "string", default: "10" },
+      "header-timeout": { type: "string", default: String(SERVER_DEFAULTS.headerTimeoutMs / 1000) },
+      "body-timeout": { type: "string", default: String(SERVER_DEFAULTS.bodyTimeoutMs / 1000) },
+      "idle-timeout": { type: "string", default: String(SERVER_DEFAULTS.idleTimeoutMs / 1000) },
+      "shutdown-timeout": {
+        type: "string",
+        default: String(SERVER_DEFAULTS.shutdownTimeoutMs / 1000),
+      },
+      "max-connections": { type: "string" },
     },
   });
+  const timeoutMs = (flag: string): number => {
+    const text = values[flag as "header-timeout"];
+    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) {
+      throw new UsageError(`--${flag} must be a positive number of seconds, got "${text}".`);
+    }
+    return Number(text) * 1000;
+  };
+  const maxConnections = values["max-connections"];
+  if (maxConnections !== undefined && !/^[1-9]\d*$/.test(maxConnections)) {
+    throw new UsageError(
+      `--max-connections must be a whole number of at least 1, got "${maxConnections}".`,
+    );
+  }
   const maxAge = values["output-max-age"];
   if (!/^\d+(\.\d+)?$/.test(maxAge) || Number(maxAge) <= 0) {
     throw new UsageError(`--output-max-age must be a positive number of minutes, got "${maxAge}".`);
@@ -254,6 +293,11 @@ async function serveCommand(args: string[]): Promise<void> {
     renderWorkers: values["render-workers"] === undefined
       ? undefined
       : Number(values["render-workers"]),
+    headerTimeoutMs: timeoutMs("header-timeout"),
+    bodyTimeoutMs: timeoutMs("body-timeout"),
+    idleTimeoutMs: timeoutMs("idle-timeout"),
+    shutdownTimeoutMs: timeoutMs("shutdown-timeout"),
+    maxConnections: maxConnections === undefined ? undefined : Number(maxConnections),
   });
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
   const stop = () => {

@@ -1,0 +1,91 @@
+/**
+ * Deno's hyper HTTP server, one accepted connection at a time.
+ *
+ * Why an internal: `Deno.serve` runs its accept loop in Rust and that loop
+ * dies for good on the first accept error (EMFILE at the open-file limit
+ * rejects `finished` and nothing is accepted after), and it has no header,
+ * idle or body timeouts and no connection cap. Owning the accept loop
+ * (`Deno.listen`) fixes all of that, but Deno 2.9.6 offers its fast hyper
+ * server for a single connection only through `Deno[Deno.internal]
+ * .serveHttpOnConnection` (the function `Deno.serve` itself is built on).
+ * `node:http` is no alternative (its timeouts are not enforced and it stops
+ * accepting at the fd limit too). Everything that touches the internal is in
+ * this file; {@link assertHyperAvailable} fails loudly at start-up when a
+ * Deno upgrade removes or changes it, so the tests catch that, not users.
+ *
+ * @module
+ */
+
+/** Request handler in `Deno.serve`'s shape. */
+export type ConnHandler = (
+  req: Request,
+  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+) => Response | Promise<Response>;
+
+/**
+ * Hyper serving one connection. Its `shutdown()` (hyper's graceful close) is
+ * left out on purpose: once called, aborting the connection's signal throws
+ * BadResource inside Deno's abort listener, an uncaught error that ends the
+ * process, so a connection being closed gracefully could never be forced.
+ */
+export interface ConnServer {
+  /** Settles when the connection is closed; rejects on I/O errors (e.g. BrokenPipe). */
+  finished: Promise<void>;
+}
+
+type ServeOnConnection = (
+  conn: Deno.Conn,
+  signal: AbortSignal,
+  handler: ConnHandler,
+  onError: (err: unknown) => Response | Promise<Response>,
+  onListen: (scheme: string) => void,
+) => ConnServer;
+
+function lookup(): ServeOnConnection | undefined {
+  // deno-lint-ignore no-explicit-any
+  const d = Deno as any;
+  const internal = d.internal === undefined ? undefined : d[d.internal];
+  const fn = internal?.serveHttpOnConnection;
+  return typeof fn === "function" && fn.length === 5 ? fn as ServeOnConnection : undefined;
+}
+
+/**
+ * Throws a clear error when this Deno has no per-connection hyper server
+ * (the project pins Deno 2.9.6; a newer Deno may have moved it).
+ *
+ * @example
+ * ```ts
+ * assertHyperAvailable(); // at start-up, before listening
+ * ```
+ */
+export function assertHyperAvailable(): void {
+  if (lookup() === undefined) {
+    throw new Error(
+      `This Deno (${Deno.version.deno}) has no Deno[Deno.internal].serveHttpOnConnection(conn, ` +
+        `signal, handler, onError, onListen), which the HTTP server needs to run its own ` +
+        `accept loop. Run the pinned Deno 2.9.6, or port routes/_hyper_conn.ts to this version.`,
+    );
+  }
+}
+
+/**
+ * Serves HTTP on one accepted connection with Deno's hyper server. Aborting
+ * `signal` closes the connection at once.
+ *
+ * @example
+ * ```ts
+ * const ac = new AbortController();
+ * const s = serveConnection(conn, ac.signal, () => new Response("hi"), () => new Response(null, { status: 500 }));
+ * s.finished.catch(() => {});
+ * ```
+ */
+export function serveConnection(
+  conn: Deno.Conn,
+  signal: AbortSignal,
+  handler: ConnHandler,
+  onError: (err: unknown) => Response | Promise<Response>,
+): ConnServer {
+  const fn = lookup();
+  if (fn === undefined) assertHyperAvailable();
+  return fn!(conn, signal, handler, onError, () => {});
+}
