@@ -23,14 +23,14 @@ export type ConnHandler = (
 ) => Response | Promise<Response>;
 
 /**
- * Hyper serving one connection. Its `shutdown()` (hyper's graceful close) is
- * left out on purpose: once called, aborting the connection's signal throws
- * BadResource inside Deno's abort listener, an uncaught error that ends the
- * process, so a connection being closed gracefully could never be forced.
+ * Hyper serving one connection. Hyper's graceful `shutdown()` is left out on
+ * purpose: once it has begun, the connection could no longer be forced shut.
  */
 export interface ConnServer {
   /** Settles when the connection is closed; rejects on I/O errors (e.g. BrokenPipe). */
   finished: Promise<void>;
+  /** Closes the connection at once; does nothing when it is already closing or closed. */
+  abort(): void;
 }
 
 type ServeOnConnection = (
@@ -69,23 +69,43 @@ export function assertHyperAvailable(): void {
 }
 
 /**
- * Serves HTTP on one accepted connection with Deno's hyper server. Aborting
- * `signal` closes the connection at once.
+ * Serves HTTP on one accepted connection with Deno's hyper server.
  *
  * @example
  * ```ts
- * const ac = new AbortController();
- * const s = serveConnection(conn, ac.signal, () => new Response("hi"), () => new Response(null, { status: 500 }));
+ * const s = serveConnection(conn, () => new Response("hi"), () => new Response(null, { status: 500 }));
  * s.finished.catch(() => {});
+ * s.abort();
  * ```
  */
 export function serveConnection(
   conn: Deno.Conn,
-  signal: AbortSignal,
   handler: ConnHandler,
   onError: (err: unknown) => Response | Promise<Response>,
 ): ConnServer {
   const fn = lookup();
   if (fn === undefined) assertHyperAvailable();
-  return fn!(conn, signal, handler, onError, () => {});
+  // Deno only calls `signal.addEventListener("abort", cancel)`, and `cancel`
+  // throws BadResource once the connection has begun closing on its own. A
+  // real AbortSignal would report that throw as an uncaught error (the
+  // process exits), so the listener is kept here and called under try.
+  let cancel: (() => void) | undefined;
+  const signal = {
+    aborted: false,
+    addEventListener(type: string, listener: () => void) {
+      if (type === "abort") cancel = listener;
+    },
+    removeEventListener() {},
+  } as unknown as AbortSignal;
+  const server = fn!(conn, signal, handler, onError, () => {});
+  return {
+    finished: server.finished,
+    abort() {
+      const c = cancel;
+      cancel = undefined;
+      try {
+        c?.();
+      } catch { /* already closing or closed */ }
+    },
+  };
 }

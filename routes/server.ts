@@ -75,19 +75,16 @@ export interface HttpServer {
 
 interface Connection {
   server?: ConnServer;
-  abort: AbortController;
   /** Requests whose response is not yet delivered. */
   active: number;
   /** Requests seen; 0 means the header timeout applies, else the idle one. */
   served: number;
   /** When `active` last became 0 (or the accept), `performance.now()` ms. */
   since: number;
-  /** 0 while open; else when to drop it if the graceful close has not finished. */
+  /** 0 while open; else when to close it (a response just handed over gets time to leave). */
   closeBy: number;
   /** Close once no request is in flight (its body timed out). */
   closeWhenIdle: boolean;
-  /** Closed: aborting now would throw inside Deno's abort listener. */
-  ended: boolean;
 }
 
 /** Time a response just handed over gets to reach the client before its connection is closed. */
@@ -189,14 +186,9 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     if (c.closeBy === 0) c.closeBy = performance.now() + graceMs;
   }
 
-  /**
-   * Closes `c` at once. Hyper's own graceful close is never used: once asked
-   * for, the connection can no longer be aborted (Deno's abort listener then
-   * throws BadResource, uncatchably), so a client that never reads would hold
-   * it forever.
-   */
+  /** Closes `c` at once (hyper's graceful close is not used: it could not be forced later). */
   function drop(c: Connection): void {
-    if (!c.ended) c.abort.abort();
+    c.server?.abort();
   }
 
   function delivered(c: Connection): void {
@@ -235,13 +227,11 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
 
   function track(conn: Deno.Conn): void {
     const c: Connection = {
-      abort: new AbortController(),
       active: 0,
       served: 0,
       since: performance.now(),
       closeBy: 0,
       closeWhenIdle: false,
-      ended: false,
     };
     const handle = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
       c.active++;
@@ -254,14 +244,13 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     };
     conns.add(c);
     try {
-      c.server = serveConnection(conn, c.abort.signal, handle, onError);
+      c.server = serveConnection(conn, handle, onError);
     } catch (err) {
       conns.delete(c);
       conn.close();
       throw err;
     }
     c.server.finished.catch(() => {}).finally(() => {
-      c.ended = true;
       conns.delete(c);
       if (conns.size === 0) allClosed?.();
     });
@@ -353,7 +342,7 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
         } s shutdown timeout.`,
       );
       for (const c of conns) drop(c);
-      await within(closed, 1000);
+      await within(closed, 250);
     }
     clearInterval(sweeper);
     events.close();
