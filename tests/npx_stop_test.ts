@@ -1,0 +1,129 @@
+/**
+ * The README's way of running, `npx -y deno@2.9.6 task start`, stops
+ * completely when the npx process is signalled (issue 7, item 4): no
+ * `deno task` or server may be left answering. Linux only (the process tree
+ * is read from /proc); skipped where npx is not installed.
+ */
+import assert from "node:assert/strict";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+function hasNpx(): boolean {
+  try {
+    return new Deno.Command("npx", { args: ["--version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+}
+
+/** Every live pid whose ancestry includes `root` (and `root` itself). */
+function processTree(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      parent.set(Number(e.name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch { /* exited meanwhile */ }
+  }
+  return [...parent.keys()].filter((pid) => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) {
+      if (p === root) return true;
+    }
+    return false;
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  const res = await fetch(url, { headers: { connection: "close" } }).catch(() => null);
+  await res?.body?.cancel();
+  return res !== null;
+}
+
+async function startThroughNpx(dir: string): Promise<{ child: Deno.ChildProcess; url: string }> {
+  // setsid makes npx the leader of its own process group, as a terminal's
+  // job would be, so that the group can be signalled like Ctrl-C does.
+  const child = new Deno.Command("setsid", {
+    args: [
+      "npx",
+      "-y",
+      "deno@2.9.6",
+      "task",
+      "start",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--db",
+      `${dir}/catalog.db`,
+      "--output-dir",
+      `${dir}/output`,
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`npx ended before the server listened: ${out}`);
+    out += value;
+    const m = out.match(/Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//);
+    if (m) {
+      (async () => {
+        while (!(await reader.read()).done) { /* drop */ }
+      })();
+      return { child, url: m[1] };
+    }
+  }
+}
+
+async function stopsCompletely(signal: "SIGTERM" | "SIGINT", toGroup: boolean): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "npx-stop-" });
+  const { child, url } = await startThroughNpx(dir);
+  const tree = processTree(child.pid);
+  try {
+    assert.ok(tree.length >= 3, `npx, deno task and the server run: ${tree}`);
+    assert.ok(await answers(`${url}/api/v1/`));
+    Deno.kill(toGroup ? -child.pid : child.pid, signal);
+    const until = performance.now() + 8000;
+    while (performance.now() < until && tree.some(alive)) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(tree.filter(alive), [], "no process of the tree is left");
+    assert.equal(await answers(`${url}/api/v1/`), false, "the port no longer answers");
+  } finally {
+    for (const pid of tree.filter(alive)) Deno.kill(pid, "SIGKILL");
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const ignore = Deno.build.os !== "linux" || !hasNpx();
+
+Deno.test({
+  name: "npx: SIGTERM to the npx process stops deno task and the server",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () => stopsCompletely("SIGTERM", false),
+});
+
+Deno.test({
+  name: "npx: SIGINT to npx's process group (Ctrl-C) stops everything",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () => stopsCompletely("SIGINT", true),
+});
