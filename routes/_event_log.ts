@@ -54,7 +54,7 @@ export class EventLog {
         this.#pending.delete(kind);
         continue;
       }
-      const secs = Math.round(this.intervalMs / 1000);
+      const secs = this.intervalMs / 1000;
       this.#write(`${p.last} (${p.count} more like this in the last ${secs} s)`);
       p.count = 0;
     }
