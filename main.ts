@@ -21,6 +21,7 @@ import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
+import { watchLauncher } from "./_launcher_watch.ts";
 import {
   configureTiles,
   frameTiling,
@@ -176,23 +177,24 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ? "localhost"
     : addr.hostname;
   const url = `http://${shownHost}:${addr.port}/`;
-  let closed = false;
+  // One shutdown however often it is asked for (a second signal, the
+  // launcher watch): later callers wait for the same one.
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    await server.shutdown();
+    if (renderer) {
+      renderer.close();
+      setSharedRenderer(null);
+    }
+    maps.close();
+    catalog.close();
+  };
   return {
     url,
     catalog,
     services,
     finished: server.finished,
-    async shutdown() {
-      if (closed) return;
-      closed = true;
-      await server.shutdown();
-      if (renderer) {
-        renderer.close();
-        setSharedRenderer(null);
-      }
-      maps.close();
-      catalog.close();
-    },
+    shutdown: () => closing ??= close(),
   };
 }
 
@@ -300,12 +302,19 @@ async function serveCommand(args: string[]): Promise<void> {
     maxConnections: maxConnections === undefined ? undefined : Number(maxConnections),
   });
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
-  const stop = () => {
-    console.log("Shutting down...");
+  let stopping = false;
+  const stop = (why = "Shutting down...") => {
+    if (stopping) return;
+    stopping = true;
+    console.log(why);
     server.shutdown().then(() => Deno.exit(0));
   };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", () => stop());
+  Deno.addSignalListener("SIGTERM", () => stop());
+  // Started through npx: npm does not pass SIGTERM/SIGINT on to us.
+  watchLauncher((pid) =>
+    stop(`The npx/npm process that started the server (${pid}) is gone: shutting down...`)
+  );
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);

@@ -127,3 +127,43 @@ Deno.test({
   sanitizeOps: false,
   fn: () => stopsCompletely("SIGINT", true),
 });
+
+Deno.test({
+  name: "npx: a server started without npm outlives the shell that started it (nohup-style)",
+  ignore: Deno.build.os !== "linux",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "npx-stop-" });
+    const log = `${dir}/server.log`;
+    const main = new URL("../main.ts", import.meta.url).pathname;
+    // bash starts the server in the background and exits at once; no npm_*
+    // variables, as under nohup, systemd or docker.
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(Deno.env.toObject())) {
+      if (!k.startsWith("npm_")) env[k] = v;
+    }
+    const script = `'${Deno.execPath()}' run -A '${main}' serve --host 127.0.0.1 --port 0 ` +
+      `--db '${dir}/catalog.db' --output-dir '${dir}/output' > '${log}' 2>&1 & echo $!`;
+    const out = await new Deno.Command("bash", { args: ["-c", script], env, clearEnv: true })
+      .output();
+    const pid = Number(new TextDecoder().decode(out.stdout).trim());
+    try {
+      let url = "";
+      for (let i = 0; i < 300 && !url; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        url = (await Deno.readTextFile(log).catch(() => "")).match(
+          /Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//,
+        )?.[1] ?? "";
+      }
+      assert.ok(url, "the server started");
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.ok(alive(pid), "the server is still running after its shell exited");
+      assert.ok(await answers(`${url}/api/v1/`));
+    } finally {
+      if (alive(pid)) Deno.kill(pid, "SIGTERM");
+      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
