@@ -242,14 +242,17 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       if (bodyMs > 0 && hasBody(req)) return handleWithBodyDeadline(c, req, info);
       return handler(req, info);
     };
-    conns.add(c);
     try {
       c.server = serveConnection(conn, handle, onError);
     } catch (err) {
-      conns.delete(c);
-      conn.close();
-      throw err;
+      // The client may already be gone; one bad connection must not stop the loop.
+      events.note("serve", `Could not serve a new connection: ${(err as Error).message}`);
+      try {
+        conn.close();
+      } catch { /* closed already */ }
+      return;
     }
+    conns.add(c);
     c.server.finished.catch(() => {}).finally(() => {
       conns.delete(c);
       if (conns.size === 0) allClosed?.();
