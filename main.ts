@@ -89,6 +89,8 @@ export interface RunningServer {
   url: string;
   catalog: Catalog;
   services: readonly { name: string }[];
+  /** Connections served at once; more get a 503. */
+  maxConnections: number;
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -194,6 +196,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     catalog,
     services,
     finished: server.finished,
+    maxConnections: server.maxConnections,
     shutdown: () => closing ??= close(),
   };
 }
@@ -319,6 +322,12 @@ async function serveCommand(args: string[]): Promise<void> {
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
   }
+  console.log(
+    `Up to ${server.maxConnections} connections; timeouts: header ${
+      values["header-timeout"]
+    } s, body ${values["body-timeout"]} s, idle ${values["idle-timeout"]} s; ` +
+      `shutdown within ${values["shutdown-timeout"]} s.`,
+  );
   await server.finished;
 }
 

@@ -65,6 +65,8 @@ export interface ServeHttpOptions {
 /** A listening server. */
 export interface HttpServer {
   addr: Deno.NetAddr;
+  /** The connection cap in force (given or derived). */
+  maxConnections: number;
   /** Open connections now. */
   readonly connections: number;
   /** Settles once the server has shut down. */
@@ -353,6 +355,7 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
 
   return {
     addr: listener.addr as Deno.NetAddr,
+    maxConnections: max,
     get connections() {
       return conns.size;
     },

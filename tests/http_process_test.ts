@@ -198,3 +198,24 @@ Deno.test({
     }
   },
 });
+
+Deno.test("process: bad timeout and connection-cap flags are usage errors", async () => {
+  for (
+    const [flag, value] of [
+      ["--header-timeout", "0"],
+      ["--body-timeout", "-1"],
+      ["--idle-timeout", "soon"],
+      ["--shutdown-timeout", ""],
+      ["--max-connections", "0"],
+      ["--max-connections", "1.5"],
+    ]
+  ) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", MAIN, "serve", `${flag}=${value}`],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 2, `${flag} ${value}`);
+    assert.match(new TextDecoder().decode(out.stderr), new RegExp(`^${flag} must be `));
+  }
+});
