@@ -18,7 +18,12 @@
  *
  * @module
  */
-import { assertHyperAvailable, type ConnServer, serveConnection } from "./_hyper_conn.ts";
+import {
+  assertHyperAvailable,
+  type ConnServer,
+  responseBodySize,
+  serveConnection,
+} from "./_hyper_conn.ts";
 import { BodyTimeoutError, hasBody, withBodyDeadline } from "./_body_deadline.ts";
 import { defaultMaxConnections } from "./_conn_limit.ts";
 import { EventLog } from "./_event_log.ts";
@@ -83,12 +88,20 @@ interface Connection {
   served: number;
   /** When `active` last became 0 (or the accept), `performance.now()` ms. */
   since: number;
+  /** Extra idle time for the last response's bytes to reach a slow client, ms. */
+  sending: number;
   /** 0 while open; else when to close it (a response just handed over gets time to leave). */
   closeBy: number;
   /** Close once no request is in flight (its body timed out). */
   closeWhenIdle: boolean;
 }
 
+/**
+ * Slowest transfer a response given as bytes is allowed before the idle
+ * timeout closes its connection (64 KiB/s, in bytes per ms): Deno reports
+ * such a response delivered when hyper takes it, not when it has left.
+ */
+const MIN_SEND_BYTES_PER_MS = 65.536;
 /** Time a response just handed over gets to reach the client before its connection is closed. */
 const CLOSE_GRACE_MS = 1000;
 /** How long a refused connection may keep sending before it is dropped. */
@@ -193,6 +206,27 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     c.server?.abort();
   }
 
+  /**
+   * Notes a response handed to hyper. Bytes and strings count as delivered
+   * now (Deno's `completed` says no more for them), with time for their
+   * bytes to leave; a stream is delivered when `completed` says so.
+   */
+  function handedOver(
+    c: Connection,
+    res: Response,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ): Response {
+    const size = responseBodySize(res);
+    if (size === undefined) {
+      const done = () => delivered(c);
+      info.completed.then(done, done);
+    } else {
+      c.sending = size / MIN_SEND_BYTES_PER_MS;
+      delivered(c);
+    }
+    return res;
+  }
+
   function delivered(c: Connection): void {
     c.active--;
     c.since = performance.now();
@@ -232,17 +266,31 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       active: 0,
       served: 0,
       since: performance.now(),
+      sending: 0,
       closeBy: 0,
       closeWhenIdle: false,
+    };
+    const failed = (err: unknown): never => {
+      // onError's answer goes out now.
+      delivered(c);
+      throw err;
     };
     const handle = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
       c.active++;
       c.served++;
-      const done = () => delivered(c);
-      info.completed.then(done, done);
-      if (stopping) return Promise.resolve(handler(req, info)).then(lastResponse);
-      if (bodyMs > 0 && hasBody(req)) return handleWithBodyDeadline(c, req, info);
-      return handler(req, info);
+      let res: Response | Promise<Response>;
+      try {
+        res = stopping
+          ? Promise.resolve(handler(req, info)).then(lastResponse)
+          : bodyMs > 0 && hasBody(req)
+          ? handleWithBodyDeadline(c, req, info)
+          : handler(req, info);
+      } catch (err) {
+        return failed(err);
+      }
+      return res instanceof Response
+        ? handedOver(c, res, info)
+        : res.then((r) => handedOver(c, r, info), failed);
     };
     try {
       c.server = serveConnection(conn, handle, onError);
@@ -273,7 +321,7 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       }
       if (c.active > 0) continue;
       const first = c.served === 0;
-      if (now - c.since < (first ? headerMs : idleMs)) continue;
+      if (now - c.since < (first ? headerMs : idleMs + c.sending)) continue;
       if (first) {
         events.note(
           "header-timeout",

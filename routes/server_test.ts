@@ -88,3 +88,34 @@ Deno.test("server: a body read that outlives the body timeout answers a JSON 408
     await server.shutdown();
   }
 });
+
+Deno.test("server: a large response read slowly is not cut off by the idle timeout", async () => {
+  // Deno reports a byte body delivered as soon as hyper takes it; the idle
+  // clock must leave the bytes time to reach a slow reader.
+  const body = new Uint8Array(16 * 2 ** 20).fill(97);
+  const server = serveHttp({
+    hostname: "127.0.0.1",
+    port: 0,
+    idleTimeoutMs: 1000,
+    handler: (_req) => new Response(body),
+    log: () => {},
+  });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  try {
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    const buf = new Uint8Array(32 * 1024);
+    let total = 0;
+    const t0 = performance.now();
+    while (total < body.length) {
+      const n = await conn.read(buf).catch(() => null);
+      if (n === null) break;
+      total += n;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.ok(total > body.length, `received ${total} bytes of ${body.length} + headers`);
+    assert.ok(performance.now() - t0 > 1500, "the transfer outlasted the idle timeout");
+  } finally {
+    conn.close();
+    await server.shutdown();
+  }
+});
