@@ -19,6 +19,9 @@ import { baseUrl, createApp } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
+import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
+import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
+import { watchLauncher } from "./_launcher_watch.ts";
 import {
   configureTiles,
   frameTiling,
@@ -80,6 +83,16 @@ export interface StartOptions {
   quiet?: boolean;
   /** SOAP request bodies read at once, in bytes (default 64 MiB). */
   soapBodyBudgetBytes?: number;
+  /** From accept to a connection's first complete request head, ms (default 15 s). */
+  headerTimeoutMs?: number;
+  /** From a request head to the end of its body, ms (default 60 s). */
+  bodyTimeoutMs?: number;
+  /** Keep-alive: from a response to the next request head, ms (default 30 s). */
+  idleTimeoutMs?: number;
+  /** How long `shutdown()` lets requests in flight finish, ms (default 10 s). */
+  shutdownTimeoutMs?: number;
+  /** Open connections allowed; more get a 503 (default: from the open-file limit). */
+  maxConnections?: number;
 }
 
 /** A started server. */
@@ -87,6 +100,8 @@ export interface RunningServer {
   url: string;
   catalog: Catalog;
   services: readonly { name: string }[];
+  /** Connections served at once; more get a 503. */
+  maxConnections: number;
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -166,11 +181,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     ],
     log: opts.accessLog ? accessLog : undefined,
   });
-  const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
-  const server = Deno.serve({
+  const server = serveHttp({
     port: opts.port,
     hostname: opts.hostname,
-    onListen: (addr) => resolve(addr as Deno.NetAddr),
+    handler,
     onError: (err) => {
       console.error("Unhandled error:", err);
       return new Response(JSON.stringify({ detail: "Internal server error." }), {
@@ -178,29 +192,37 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         headers: { "content-type": "application/json" },
       });
     },
-  }, handler);
-  const addr = await listening;
+    headerTimeoutMs: opts.headerTimeoutMs,
+    bodyTimeoutMs: opts.bodyTimeoutMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
+    shutdownTimeoutMs: opts.shutdownTimeoutMs,
+    maxConnections: opts.maxConnections,
+    bodyTimeoutResponse,
+  });
+  const addr = server.addr;
   const shownHost = addr.hostname === "0.0.0.0" || addr.hostname === "::"
     ? "localhost"
     : addr.hostname;
   const url = `http://${shownHost}:${addr.port}/`;
-  let closed = false;
+  // One shutdown however often it is asked for (a second signal, the
+  // launcher watch): later callers wait for the same one.
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    await server.shutdown();
+    if (renderer) {
+      renderer.close();
+      setSharedRenderer(null);
+    }
+    maps.close();
+    catalog.close();
+  };
   return {
     url,
     catalog,
     services,
     finished: server.finished,
-    async shutdown() {
-      if (closed) return;
-      closed = true;
-      await server.shutdown();
-      if (renderer) {
-        renderer.close();
-        setSharedRenderer(null);
-      }
-      maps.close();
-      catalog.close();
-    },
+    maxConnections: server.maxConnections,
+    shutdown: () => closing ??= close(),
   };
 }
 
@@ -218,6 +240,8 @@ const USAGE = `Usage:
                 [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES] [--render-heap-mb N]
                 [--body-budget-mb N] [--allow-map-paths-outside]
+                [--header-timeout S] [--body-timeout S] [--idle-timeout S] [--shutdown-timeout S]
+                [--max-connections N]
   main.ts import FILE... [--db PATH] [--collection agency|vacancy|competition]
   main.ts sync URL [--db PATH] [--max-pages N] [--max-records N]
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
@@ -243,12 +267,33 @@ async function serveCommand(args: string[]): Promise<void> {
       "output-max-age": { type: "string", default: "10" },
       "body-budget-mb": { type: "string", default: "64" },
       "allow-map-paths-outside": { type: "boolean", default: false },
+      "header-timeout": { type: "string", default: String(SERVER_DEFAULTS.headerTimeoutMs / 1000) },
+      "body-timeout": { type: "string", default: String(SERVER_DEFAULTS.bodyTimeoutMs / 1000) },
+      "idle-timeout": { type: "string", default: String(SERVER_DEFAULTS.idleTimeoutMs / 1000) },
+      "shutdown-timeout": {
+        type: "string",
+        default: String(SERVER_DEFAULTS.shutdownTimeoutMs / 1000),
+      },
+      "max-connections": { type: "string" },
     },
   });
   const budgetMb = values["body-budget-mb"];
   if (!/^\d+$/.test(budgetMb) || Number(budgetMb) < 1) {
     throw new UsageError(
       `--body-budget-mb must be a whole number of MiB (1 or more), got "${budgetMb}".`,
+    );
+  }
+  const timeoutMs = (flag: string): number => {
+    const text = values[flag as "header-timeout"];
+    if (!/^\d+(\.\d+)?$/.test(text) || Number(text) <= 0) {
+      throw new UsageError(`--${flag} must be a positive number of seconds, got "${text}".`);
+    }
+    return Number(text) * 1000;
+  };
+  const maxConnections = values["max-connections"];
+  if (maxConnections !== undefined && !/^[1-9]\d*$/.test(maxConnections)) {
+    throw new UsageError(
+      `--max-connections must be a whole number of at least 1, got "${maxConnections}".`,
     );
   }
   const maxAge = values["output-max-age"];
@@ -299,18 +344,36 @@ async function serveCommand(args: string[]): Promise<void> {
       ? undefined
       : Number(values["render-workers"]),
     renderHeapMb: heapMb === undefined ? undefined : Number(heapMb),
+    headerTimeoutMs: timeoutMs("header-timeout"),
+    bodyTimeoutMs: timeoutMs("body-timeout"),
+    idleTimeoutMs: timeoutMs("idle-timeout"),
+    shutdownTimeoutMs: timeoutMs("shutdown-timeout"),
+    maxConnections: maxConnections === undefined ? undefined : Number(maxConnections),
   });
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
-  const stop = () => {
-    console.log("Shutting down...");
+  let stopping = false;
+  const stop = (why = "Shutting down...") => {
+    if (stopping) return;
+    stopping = true;
+    console.log(why);
     server.shutdown().then(() => Deno.exit(0));
   };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", () => stop());
+  Deno.addSignalListener("SIGTERM", () => stop());
+  // Started through npx: npm does not pass SIGTERM/SIGINT on to us.
+  watchLauncher((pid) =>
+    stop(`The npx/npm process that started the server (${pid}) is gone: shutting down...`)
+  );
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
   }
+  console.log(
+    `Up to ${server.maxConnections} connections; timeouts: header ${
+      values["header-timeout"]
+    } s, body ${values["body-timeout"]} s, idle ${values["idle-timeout"]} s; ` +
+      `shutdown within ${values["shutdown-timeout"]} s.`,
+  );
   await server.finished;
 }
 

@@ -1,0 +1,221 @@
+/**
+ * The server process under pressure (issue 7, items 2 and 3): more
+ * connections than its open-file limit must not end it, and SIGTERM while a
+ * request body trickles in must still stop it within the shutdown timeout.
+ */
+import assert from "node:assert/strict";
+import { createDemoDatabase } from "../data/mod.ts";
+import { closeQuietly, connectTo, send } from "./_raw_http.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** A server process with its stderr collected as it comes. */
+interface ServerProcess {
+  child: Deno.ChildProcess;
+  url: string;
+  stderr(): string;
+}
+
+async function startServerProcess(
+  dir: string,
+  extra: string[] = [],
+  fileLimit?: number,
+): Promise<ServerProcess> {
+  const args = [
+    "run",
+    "--allow-all",
+    MAIN,
+    "serve",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "0",
+    "--db",
+    `${dir}/catalog.db`,
+    "--render-workers",
+    "0",
+    ...extra,
+  ];
+  const quoted = [Deno.execPath(), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
+  const child = fileLimit === undefined
+    ? new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).spawn()
+    : new Deno.Command("bash", {
+      args: ["-c", `ulimit -n ${fileLimit} && exec ${quoted.join(" ")}`],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  let err = "";
+  (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the server ended before listening: ${out}\n${err}`);
+    out += value;
+    const m = out.match(/Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//);
+    if (m) {
+      // Keep draining stdout so the server never blocks on a full pipe.
+      (async () => {
+        while (!(await reader.read()).done) { /* drop */ }
+      })();
+      return { child, url: m[1], stderr: () => err };
+    }
+  }
+}
+
+async function demoDir(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "http-process-" });
+  await createDemoDatabase(`${dir}/catalog.db`);
+  return dir;
+}
+
+/** GETs `url` until it answers 200 or `ms` pass; returns the last status (0 = no answer). */
+async function getUntilOk(url: string, ms: number): Promise<number> {
+  const until = performance.now() + ms;
+  let status = 0;
+  while (performance.now() < until) {
+    const res = await fetch(url, { headers: { connection: "close" } }).catch(() => null);
+    status = res?.status ?? 0;
+    await res?.body?.cancel();
+    if (status === 200) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return status;
+}
+
+async function exitWithin(child: Deno.ChildProcess, ms: number): Promise<Deno.CommandStatus> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((r) => timer = setTimeout(() => r(null), ms));
+  const st = await Promise.race([child.status, late]);
+  clearTimeout(timer);
+  if (st === null) {
+    child.kill("SIGKILL");
+    await child.status;
+    throw new Error(`the server was still running ${ms} ms after the signal`);
+  }
+  return st;
+}
+
+Deno.test({
+  name: "process: more idle connections than `ulimit -n` do not end the server",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await demoDir();
+    const server = await startServerProcess(dir, [], 256);
+    const conns: Deno.Conn[] = [];
+    try {
+      for (let i = 0; i < 300; i++) conns.push(await connectTo(server.url));
+      await new Promise((r) => setTimeout(r, 1500));
+      conns.forEach(closeQuietly);
+      assert.equal(await getUntilOk(`${server.url}/api/v1/`, 10_000), 200, server.stderr());
+      assert.match(server.stderr(), /Refused a connection with 503|Accepting a connection failed/);
+      server.child.kill("SIGTERM");
+      assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
+    } finally {
+      conns.forEach(closeQuietly);
+      try {
+        server.child.kill("SIGKILL");
+      } catch { /* exited */ }
+      await server.child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "process: at the open-file limit accept errors are logged and the server recovers",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // A cap above the limit makes accept itself fail with EMFILE; the header
+    // timeout then frees descriptors while the idle connections are still open.
+    const dir = await demoDir();
+    const server = await startServerProcess(
+      dir,
+      ["--max-connections", "1000", "--header-timeout", "1"],
+      256,
+    );
+    const conns: Deno.Conn[] = [];
+    try {
+      for (let i = 0; i < 300; i++) conns.push(await connectTo(server.url));
+      assert.equal(await getUntilOk(`${server.url}/api/v1/`, 15_000), 200, server.stderr());
+      assert.match(server.stderr(), /Accepting a connection failed \(Too many open files/);
+      server.child.kill("SIGTERM");
+      assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
+    } finally {
+      conns.forEach(closeQuietly);
+      try {
+        server.child.kill("SIGKILL");
+      } catch { /* exited */ }
+      await server.child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "process: SIGTERM while a request body trickles in at 1 byte/s exits within the shutdown timeout",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await demoDir();
+    const server = await startServerProcess(dir);
+    const conn = await connectTo(server.url);
+    let trickling = true;
+    try {
+      await send(
+        conn,
+        "POST /arcgis/services/Recruitment/MapServer HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+          "Content-Type: text/xml\r\nContent-Length: 1000\r\n\r\n",
+      );
+      const trickle = (async () => {
+        while (trickling) {
+          await send(conn, "<").catch(() => trickling = false);
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 1500));
+      const t0 = performance.now();
+      server.child.kill("SIGTERM");
+      // The default --shutdown-timeout is 10 s; allow a little for closing down.
+      const st = await exitWithin(server.child, 14_000);
+      assert.equal(st.code, 0);
+      assert.ok(performance.now() - t0 > 5000, "the request in flight was given time");
+      trickling = false;
+      await trickle;
+    } finally {
+      trickling = false;
+      closeQuietly(conn);
+      try {
+        server.child.kill("SIGKILL");
+      } catch { /* exited */ }
+      await server.child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("process: bad timeout and connection-cap flags are usage errors", async () => {
+  for (
+    const [flag, value] of [
+      ["--header-timeout", "0"],
+      ["--body-timeout", "-1"],
+      ["--idle-timeout", "soon"],
+      ["--shutdown-timeout", ""],
+      ["--max-connections", "0"],
+      ["--max-connections", "1.5"],
+    ]
+  ) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", MAIN, "serve", `${flag}=${value}`],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 2, `${flag} ${value}`);
+    assert.match(new TextDecoder().decode(out.stderr), new RegExp(`^${flag} must be `));
+  }
+});
