@@ -21,7 +21,7 @@ import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
-import { watchLauncher } from "./_launcher_watch.ts";
+import { watchLauncher } from "./routes/launcher_watch.ts";
 import {
   configureTiles,
   frameTiling,
