@@ -167,14 +167,18 @@ Deno.test({
     const conn = await connectTo(server.url);
     let trickling = true;
     try {
+      // Well-formed so far: the SOAP route parses as the body arrives and would
+      // answer a malformed prefix at once, ending the request before the signal.
+      const head = `<?xml version="1.0"?><soap:Envelope ` +
+        `xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><x>`;
       await send(
         conn,
         "POST /arcgis/services/Recruitment/MapServer HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-          "Content-Type: text/xml\r\nContent-Length: 1000\r\n\r\n",
+          `Content-Type: text/xml\r\nContent-Length: ${head.length + 1000}\r\n\r\n${head}`,
       );
       const trickle = (async () => {
         while (trickling) {
-          await send(conn, "<").catch(() => trickling = false);
+          await send(conn, "a").catch(() => trickling = false);
           await new Promise((r) => setTimeout(r, 1000));
         }
       })();
