@@ -23,7 +23,8 @@
 import type { AttributeValue, FieldInfo } from "../types.ts";
 import type { WhereNode } from "./ast.ts";
 import { evaluateCondition } from "./_evaluate.ts";
-import { FUNCTIONS, parseWhereClause } from "./_parser.ts";
+import { parseWhereClause } from "./_parser.ts";
+import { FUNCTION_NAMES, FUNCTIONS, NILADIC } from "./_functions.ts";
 
 export type { ValueNode, WhereNode } from "./ast.ts";
 export { WhereClauseError } from "./_lexer.ts";
@@ -89,12 +90,20 @@ export function combineWhere(...nodes: (WhereNode | undefined)[]): WhereNode | u
 }
 
 /**
- * What the engine accepts, for GetSQLSyntaxInfo: functions, predicates,
- * keywords, and the case rules (identifiers case-insensitive, string
- * comparisons case-sensitive).
+ * What the engine accepts, for GetSQLSyntaxInfo: functions (name, the
+ * esriSQLFunctionName key it is reported under, how it is written),
+ * predicates, keywords, and the case rules (identifiers case-insensitive,
+ * string comparisons case-sensitive). Read from the parser's own tables.
  */
 export const SQL_SYNTAX = {
-  functionNames: [...FUNCTIONS],
+  functions: [
+    ...FUNCTION_NAMES.map((name) => ({
+      name,
+      esriKey: FUNCTIONS[name].esriKey,
+      syntax: FUNCTIONS[name].syntax,
+    })),
+    ...Object.entries(NILADIC).map(([name, f]) => ({ name, esriKey: f.esriKey, syntax: name })),
+  ] as readonly { name: string; esriKey: string; syntax: string }[],
   supportedPredicates: [
     "=",
     "<>",
@@ -125,6 +134,13 @@ export const SQL_SYNTAX = {
     "NULL",
     "DATE",
     "TIMESTAMP",
+    // The keyword forms of the functions.
+    ...new Set([
+      "FROM",
+      "FOR",
+      "AS",
+      ...FUNCTION_NAMES.flatMap((f) => FUNCTIONS[f].keywords ?? []),
+    ]),
   ],
   specialCharacters: {
     wildcardMany: "%",
