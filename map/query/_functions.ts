@@ -189,11 +189,12 @@ export const FUNCTIONS: Readonly<Record<FunctionName, FunctionSpec>> = {
     syntax: "TRIM([BOTH|LEADING|TRAILING] [characters] FROM string) or TRIM(string)",
     esriKey: "esriSQL_TRIM",
     form: "trim",
+    // [string, characters]: the characters (a space when left out) come second in the tree.
     params: ["string", "string"],
-    optional: 0,
+    optional: 1,
     keywords: TRIM_SIDES,
     result: () => "string",
-    compute: (side, [chars, s]) => trim(side!, chars, s),
+    compute: (side, [s, chars]) => trim(side!, chars ?? " ", s),
   },
   CAST: {
     syntax: `CAST(value AS ${CAST_TYPES.join("|")})`,
