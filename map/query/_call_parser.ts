@@ -10,7 +10,7 @@ import type { FieldType } from "../types.ts";
 import type { FunctionName, ValueNode } from "./ast.ts";
 import { type Token, WhereClauseError } from "./_lexer.ts";
 import { CAST_TYPES, FUNCTIONS, type FunctionSpec, type ValueType } from "./_functions.ts";
-import { parseDateLiteral } from "./_values.ts";
+import { coerceToType } from "./_coerce.ts";
 
 /** What the call parser needs of the where-clause parser. */
 export interface CallReader {
@@ -227,19 +227,20 @@ function checkArg(r: CallReader, name: string, expected: ValueType, a: Arg, i: n
   if (expected === "any" || actual === "any" || actual === expected) return a.node;
   const n = a.node;
   const text = n.kind === "literal" && typeof n.value === "string" ? n.value : undefined;
+  if (text !== undefined) {
+    // A literal that reads as the expected type is converted now ('5' for ABS, '2021-03-04' for
+    // EXTRACT), as a literal compared with a field is.
+    const converted = coerceToType(n as ValueNode & { kind: "literal" }, expected);
+    if (converted !== n) return converted;
+  }
   if (expected === "date" && actual === "string") {
-    // Text is read as a date ('YYYY-MM-DD[ HH:MM:SS]', UTC); a literal is checked now.
+    // Text is read as a date at run time ('YYYY-MM-DD[ HH:MM:SS]', UTC); a literal must be one.
     if (text === undefined) return n;
-    const ms = parseDateLiteral(text);
-    if (ms !== null) return { kind: "literal", value: ms };
     throw new WhereClauseError(
       `${name}() needs a date, but '${text}' at position ${a.pos} is not one; ` +
         "write date 'YYYY-MM-DD' or timestamp 'YYYY-MM-DD HH:MM:SS'.",
       a.pos,
     );
-  }
-  if (expected === "number" && text !== undefined && NUMBER_TEXT.test(text)) {
-    return { kind: "literal", value: Number(text) };
   }
   const ordinal = ["first", "second", "third"][i] ?? `#${i + 1}`;
   throw new WhereClauseError(
@@ -248,24 +249,4 @@ function checkArg(r: CallReader, name: string, expected: ValueType, a: Arg, i: n
     } at position ${a.pos} is ${TYPE_WORDS[actual]}${HINTS[expected] ?? ""}.`,
     a.pos,
   );
-}
-
-const NUMBER_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
-
-/**
- * A string literal compared with a number- or date-typed expression that
- * is not a bare field (those `coerceLiteral` handles), converted when it
- * reads as one: `EXTRACT(YEAR FROM d) = '2021'` compares numbers. Other
- * literals stay as they are.
- */
-export function coerceToType(lit: ValueNode & { kind: "literal" }, type: ValueType): ValueNode {
-  if (typeof lit.value !== "string") return lit;
-  if (type === "number" && NUMBER_TEXT.test(lit.value)) {
-    return { kind: "literal", value: Number(lit.value) };
-  }
-  if (type === "date") {
-    const ms = parseDateLiteral(lit.value);
-    if (ms !== null) return { kind: "literal", value: ms };
-  }
-  return lit;
 }

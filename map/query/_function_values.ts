@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { parseDateLiteral, type Scalar, toNumber } from "./_values.ts";
+import { isNumberText, parseDateLiteral, type Scalar, toNumber } from "./_values.ts";
 
 /** A non-null argument value. */
 export type Value = string | number;
@@ -119,8 +119,6 @@ export function extract(unit: string, v: Value): number | null {
   return null;
 }
 
-const NUMBER_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
-
 /** Integer ranges of the CAST targets (esriFieldTypeInteger is 32-bit). */
 const INTEGER_RANGE: Record<string, number> = { SMALLINT: 32_767, INTEGER: 2_147_483_647 };
 
@@ -148,7 +146,7 @@ export function cast(target: string, v: Value): Scalar {
     case "FLOAT":
     case "REAL":
     case "DOUBLE": {
-      const n = typeof v === "number" ? v : NUMBER_TEXT.test(v) ? Number(v) : null;
+      const n = typeof v === "number" ? v : isNumberText(v) ? Number(v) : null;
       if (n === null || !Number.isFinite(n)) return null;
       if (!(type in INTEGER_RANGE)) return n;
       const i = Math.trunc(n);

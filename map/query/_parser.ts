@@ -13,10 +13,10 @@ import type { FieldInfo } from "../types.ts";
 import type { ValueNode, WhereNode } from "./ast.ts";
 import { describe, type Token, tokenize, WhereClauseError } from "./_lexer.ts";
 import { parseDateLiteral } from "./_values.ts";
-import { coerceLiteral } from "./_coerce.ts";
+import { coercePair } from "./_coerce.ts";
 import { balance, checkDepth, mergeEqualities } from "./_tree_shape.ts";
 import { FUNCTION_NAMES, NILADIC, type ValueType } from "./_functions.ts";
-import { type CallReader, coerceToType, parseCall, staticType } from "./_call_parser.ts";
+import { type CallReader, parseCall, staticType } from "./_call_parser.ts";
 
 /** Words that would start another statement or a subquery. */
 const FORBIDDEN = new Set([
@@ -454,25 +454,9 @@ class Parser implements CallReader {
     return f;
   }
 
-  /** Gives a literal compared with a bare field the field's type. */
+  /** The pair with a literal given the type of what it is compared with (see `_coerce.ts`). */
   private coercePair(left: ValueNode, right: ValueNode, pos: number): [ValueNode, ValueNode] {
-    if (left.kind === "field" && right.kind === "literal") {
-      return [left, this.coerce(left, right, pos)];
-    }
-    if (right.kind === "field" && left.kind === "literal") {
-      return [this.coerce(right, left, pos), right];
-    }
-    if (left.kind === "literal" && right.kind !== "literal") {
-      return [coerceToType(left, this.typeOf(right)), right];
-    }
-    if (right.kind === "literal" && left.kind !== "literal") {
-      return [left, coerceToType(right, this.typeOf(left))];
-    }
-    return [left, right];
-  }
-
-  private coerce(field: { name: string }, lit: ValueNode & { kind: "literal" }, pos: number) {
-    return coerceLiteral(this.byName.get(field.name.toLowerCase())!, lit, pos);
+    return coercePair(left, right, pos, (n) => this.byName.get(n.toLowerCase())!, this);
   }
 }
 
