@@ -37,8 +37,11 @@ const NUMERIC_FIELDS: ReadonlySet<FieldType> = new Set([
   "Double",
 ]);
 
-/** Longest VARCHAR(n) / CHAR(n) length accepted in a CAST. */
-const MAX_CAST_LENGTH = 100_000;
+/**
+ * Longest VARCHAR(n) / CHAR(n) length accepted in a CAST (Oracle's VARCHAR2 limit). CHAR(n) pads
+ * every row's value to n characters, so n bounds the work a clause can ask for per row.
+ */
+const MAX_CAST_LENGTH = 4_000;
 
 /**
  * Static type of an expression: fields by their type, literals by their

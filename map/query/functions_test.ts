@@ -217,6 +217,7 @@ Deno.test("the parser checks each function's arguments and says what it expected
   rejects("CAST(n AS BLOB) = 1", /expected a type \(INTEGER, SMALLINT/);
   rejects("CAST(n INTEGER) = 1", /expected AS/);
   rejects("CAST(s AS VARCHAR(x)) = 'a'", /expected a length/);
+  rejects("CAST(s AS CHAR(4001)) = 'a'", /expected a length from 0 to 4000/);
   rejects("LOG(x) = 1", /Unknown function LOG\(\).*CAST, CURRENT_DATE, CURRENT_TIMESTAMP\./);
   rejects("ABS(".repeat(150) + "n" + ")".repeat(150) + " = 1", /nested more than 100 deep/);
   // Numeric text is a number; UPPER and LOWER still take anything.
