@@ -9,7 +9,13 @@
 import type { FieldType } from "../types.ts";
 import type { FunctionName, ValueNode } from "./ast.ts";
 import { type Token, WhereClauseError } from "./_lexer.ts";
-import { CAST_TYPES, FUNCTIONS, type FunctionSpec, type ValueType } from "./_functions.ts";
+import {
+  CAST_TYPES,
+  FUNCTIONS,
+  type FunctionSpec,
+  TRIM_SIDES,
+  type ValueType,
+} from "./_functions.ts";
 import { coerceToType } from "./_coerce.ts";
 
 /** What the call parser needs of the where-clause parser. */
@@ -164,7 +170,7 @@ function readKeyword(r: CallReader, spec: FunctionSpec, list: string): string {
 function readTrim(r: CallReader, args: Arg[], arg: () => void): string {
   let side: string | undefined;
   const t = r.peek();
-  if (t.kind === "ident" && ["BOTH", "LEADING", "TRAILING"].includes(t.text.toUpperCase())) {
+  if (t.kind === "ident" && (TRIM_SIDES as readonly string[]).includes(t.text.toUpperCase())) {
     side = t.text.toUpperCase();
     r.next();
   }
