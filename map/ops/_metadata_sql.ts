@@ -23,8 +23,9 @@ function propertySet(entries: [string, string][]): SoapObject {
 /** The SQLSyntaxInfo every layer reports (all sources share one dialect). */
 export const SQL_SYNTAX: SoapObject = {
   $type: "SQLSyntaxInfo",
-  // Keys follow the ArcObjects esriSQLFunctionName / esriSQLSpecialCharacters names.
-  FunctionNames: propertySet(ENGINE.functionNames.map((f) => [`esriSQL_${f}`, f])),
+  // Keys follow the ArcObjects esriSQLFunctionName / esriSQLSpecialCharacters names; the value
+  // is the function's name as a where clause writes it.
+  FunctionNames: propertySet(ENGINE.functions.map((f) => [f.esriKey, f.name])),
   SpecialCharacters: propertySet([
     ["esriSQL_WildcardManyMatch", ENGINE.specialCharacters.wildcardMany],
     ["esriSQL_WildcardSingleMatch", ENGINE.specialCharacters.wildcardSingle],

@@ -6,7 +6,8 @@
  */
 import type { AttributeValue } from "../types.ts";
 import type { ValueNode, WhereNode } from "./ast.ts";
-import { compareScalars, type Scalar, sqlLike, sqlLower, sqlUpper, toNumber } from "./_values.ts";
+import { compareScalars, type Scalar, sqlLike, toNumber } from "./_values.ts";
+import { callFunction } from "./_functions.ts";
 
 function scalarOf(v: AttributeValue | undefined): Scalar {
   if (v === undefined || v === null) return null;
@@ -44,10 +45,8 @@ export function evaluateValue(node: ValueNode, attrs: Record<string, AttributeVa
       }
       break;
     }
-    case "call": {
-      const v = evaluateValue(node.args[0], attrs);
-      return node.name === "UPPER" ? sqlUpper(v) : sqlLower(v);
-    }
+    case "call":
+      return callFunction(node.name, node.keyword, node.args.map((a) => evaluateValue(a, attrs)));
   }
   return null;
 }

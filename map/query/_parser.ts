@@ -13,11 +13,10 @@ import type { FieldInfo } from "../types.ts";
 import type { ValueNode, WhereNode } from "./ast.ts";
 import { describe, type Token, tokenize, WhereClauseError } from "./_lexer.ts";
 import { parseDateLiteral } from "./_values.ts";
-import { coerceLiteral } from "./_coerce.ts";
+import { coercePair } from "./_coerce.ts";
 import { balance, checkDepth, mergeEqualities } from "./_tree_shape.ts";
-
-/** Functions the grammar knows. */
-export const FUNCTIONS = ["UPPER", "LOWER"] as const;
+import { FUNCTION_NAMES, NILADIC, type ValueType } from "./_functions.ts";
+import { type CallReader, parseCall, staticType } from "./_call_parser.ts";
 
 /** Words that would start another statement or a subquery. */
 const FORBIDDEN = new Set([
@@ -70,43 +69,45 @@ const COMPARE = new Set(["=", "<>", "!=", "<", "<=", ">", ">="]);
  */
 export const MAX_LIKE_PATTERN = 2000;
 
-class Parser {
+class Parser implements CallReader {
   private i = 0;
   private depth = 0;
   private terms = 0;
   private strings = 0;
   private readonly byName = new Map<string, FieldInfo>();
+  /** Literals written as dates (DATE '…', TIMESTAMP '…', CURRENT_DATE…), for type checks. */
+  private readonly dates = new WeakSet<ValueNode>();
 
   constructor(private readonly tokens: Token[], private readonly fields: FieldInfo[]) {
     for (const f of fields) this.byName.set(f.name.toLowerCase(), f);
   }
 
-  private peek(offset = 0): Token {
+  peek(offset = 0): Token {
     return this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
   }
 
-  private next(): Token {
+  next(): Token {
     return this.tokens[this.i < this.tokens.length - 1 ? this.i++ : this.i];
   }
 
-  private isWord(word: string, offset = 0): boolean {
+  isWord(word: string, offset = 0): boolean {
     const t = this.peek(offset);
     return t.kind === "ident" && t.text.toUpperCase() === word;
   }
 
-  private fail(expected: string, t: Token = this.peek()): never {
+  fail(expected: string, t: Token = this.peek()): never {
     throw new WhereClauseError(
       `Invalid where clause at position ${t.pos}: expected ${expected} but found ${describe(t)}.`,
       t.pos,
     );
   }
 
-  private expectWord(word: string): void {
+  expectWord(word: string): void {
     if (!this.isWord(word)) this.fail(word);
     this.next();
   }
 
-  private expect(kind: Token["kind"], what: string): Token {
+  expect(kind: Token["kind"], what: string): Token {
     if (this.peek().kind !== kind) this.fail(what);
     return this.next();
   }
@@ -201,7 +202,7 @@ class Parser {
   }
 
   /** Guards the call stack against absurdly nested parentheses. */
-  private enter(): void {
+  enter(): void {
     if (++this.depth > MAX_DEPTH) {
       const t = this.peek();
       const e = new WhereClauseError(
@@ -211,6 +212,14 @@ class Parser {
       e.tooDeep = true;
       throw e;
     }
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+
+  typeOf(node: ValueNode): ValueType {
+    return staticType(node, (name) => this.byName.get(name.toLowerCase())?.type, this.dates);
   }
 
   /** Nesting depth before token `index` (count of unclosed "("). */
@@ -296,7 +305,7 @@ class Parser {
     return this.fail("a comparison (=, <>, <, <=, >, >=), IN, BETWEEN, LIKE or IS NULL");
   }
 
-  private value(): ValueNode {
+  value(): ValueNode {
     let left = this.term();
     for (;;) {
       const t = this.peek();
@@ -379,15 +388,10 @@ class Parser {
     const upper = t.text.toUpperCase();
     if (upper === "NULL") return { kind: "literal", value: null };
     // The current date/time is fixed when the clause is parsed (parse per request).
-    if (upper === "CURRENT_DATE" && this.peek().kind !== "(") {
-      const now = new Date();
-      return {
-        kind: "literal",
-        value: Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
-      };
-    }
-    if (upper === "CURRENT_TIMESTAMP" && this.peek().kind !== "(") {
-      return { kind: "literal", value: Date.now() };
+    const niladic = Object.hasOwn(NILADIC, upper) ? NILADIC[upper] : undefined;
+    if (niladic && (this.peek().kind !== "(" || this.peek(1).kind === ")")) {
+      if (this.peek().kind === "(") this.i += 2; // CURRENT_DATE() as ArcGIS Online writes it
+      return this.dateLiteral(niladic.value(new Date()));
     }
     if ((upper === "DATE" || upper === "TIMESTAMP") && this.peek().kind === "string") {
       const s = this.next();
@@ -399,25 +403,28 @@ class Parser {
           s.pos,
         );
       }
-      return { kind: "literal", value: ms };
+      return this.dateLiteral(ms);
     }
     if (this.peek().kind === "(") {
-      const name = FUNCTIONS.find((f) => f === upper);
+      const name = FUNCTION_NAMES.find((f) => f === upper);
       if (!name) {
         if (FORBIDDEN.has(upper)) this.forbidden(t);
         throw new WhereClauseError(
           `Unknown function ${t.text}() at position ${t.pos}; supported functions: ${
-            FUNCTIONS.join(", ")
+            [...FUNCTION_NAMES, ...Object.keys(NILADIC)].join(", ")
           }.`,
           t.pos,
         );
       }
-      this.next();
-      const arg = this.value();
-      this.expect(")", `")" closing ${name}(`);
-      return { kind: "call", name, args: [arg] };
+      return parseCall(this, name, t);
     }
     return { kind: "field", name: this.field(t).name };
+  }
+
+  private dateLiteral(ms: number): ValueNode {
+    const node: ValueNode = { kind: "literal", value: ms };
+    this.dates.add(node);
+    return node;
   }
 
   private forbidden(t: Token): never {
@@ -447,19 +454,9 @@ class Parser {
     return f;
   }
 
-  /** Gives a literal compared with a bare field the field's type. */
+  /** The pair with a literal given the type of what it is compared with (see `_coerce.ts`). */
   private coercePair(left: ValueNode, right: ValueNode, pos: number): [ValueNode, ValueNode] {
-    if (left.kind === "field" && right.kind === "literal") {
-      return [left, this.coerce(left, right, pos)];
-    }
-    if (right.kind === "field" && left.kind === "literal") {
-      return [this.coerce(right, left, pos), right];
-    }
-    return [left, right];
-  }
-
-  private coerce(field: { name: string }, lit: ValueNode & { kind: "literal" }, pos: number) {
-    return coerceLiteral(this.byName.get(field.name.toLowerCase())!, lit, pos);
+    return coercePair(left, right, pos, (n) => this.byName.get(n.toLowerCase())!, this);
   }
 }
 

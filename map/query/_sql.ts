@@ -5,16 +5,19 @@
  * parameter. (Numbers are written out because one statement takes at most
  * 32,766 parameters, and FID paging sends tens of thousands of them.)
  *
- * LIKE, UPPER and LOWER call functions registered by
- * {@linkcode registerSqlFunctions}, which share their code with the
- * in-memory evaluator: SQLite's own LIKE ignores ASCII case only and its
- * UPPER/LOWER leave Cyrillic alone, which would make the backends disagree.
+ * LIKE and every function of the dialect (`_functions.ts`) call SQL
+ * functions registered by {@linkcode registerSqlFunctions}, which run the
+ * in-memory evaluator's own code: SQLite's LIKE ignores ASCII case only, its
+ * UPPER/LOWER leave Cyrillic alone, its round() and substr() differ in
+ * detail, and it has no EXTRACT, so its built-ins would make the backends
+ * disagree.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ValueNode, WhereNode } from "./ast.ts";
-import { type Scalar, sqlLike, sqlLower, sqlUpper } from "./_values.ts";
+import { type Scalar, sqlLike } from "./_values.ts";
+import { callFunction, FUNCTION_NAMES, FUNCTIONS } from "./_functions.ts";
 
 /** How a field is stored: a column name, or a column with its storage detail. */
 export type SqlColumn = string | {
@@ -46,8 +49,17 @@ export function quoteIdent(name: string): string {
 }
 
 /**
- * Registers arcgis_like, arcgis_upper and arcgis_lower on a connection.
+ * Registers arcgis_like and one arcgis_<name> per where-clause function
+ * (arcgis_upper, arcgis_extract, arcgis_char_length…) on a connection.
  * Call once per DatabaseSync before running compiled filters.
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * const db = new DatabaseSync(":memory:");
+ * registerSqlFunctions(db);
+ * db.prepare("SELECT arcgis_char_length('Тверь') AS n").get(); // { n: 5 }
+ * ```
  */
 export function registerSqlFunctions(db: DatabaseSync): void {
   const opts = { deterministic: true, varargs: false } as const;
@@ -57,8 +69,26 @@ export function registerSqlFunctions(db: DatabaseSync): void {
       const r = sqlLike(v as Scalar, p as Scalar, e === "" ? undefined : e as Scalar);
       return r === null ? null : r ? 1 : 0;
     }));
-  db.function("arcgis_upper", opts, (v: unknown) => orNull(() => sqlUpper(v as Scalar)));
-  db.function("arcgis_lower", opts, (v: unknown) => orNull(() => sqlLower(v as Scalar)));
+  for (const name of FUNCTION_NAMES) {
+    // Keyword forms (EXTRACT, TRIM, CAST) get their keyword as the first argument; optional
+    // arguments may be left out, so these take any number of arguments.
+    const keyword = FUNCTIONS[name].keywords !== undefined;
+    db.function(
+      sqlName(name),
+      { deterministic: true, varargs: true },
+      (...args: unknown[]) =>
+        orNull(() =>
+          keyword
+            ? callFunction(name, String(args[0]), args.slice(1) as Scalar[])
+            : callFunction(name, undefined, args as Scalar[])
+        ),
+    );
+  }
+}
+
+/** The SQL name a where-clause function is registered under. */
+function sqlName(name: string): string {
+  return `arcgis_${name.toLowerCase()}`;
 }
 
 /**
@@ -111,8 +141,18 @@ class Compiler {
         return n.op === "/"
           ? `(${this.value(n.left)} * 1.0 / ${this.value(n.right)})`
           : `(${this.value(n.left)} ${n.op} ${this.value(n.right)})`;
-      case "call":
-        return `arcgis_${n.name.toLowerCase()}(${this.value(n.args[0])})`;
+      case "call": {
+        const args = n.args.map((a) => this.value(a));
+        if (n.keyword !== undefined) {
+          // The keyword comes from the parser's fixed lists (YEAR, BOTH, VARCHAR(10) DATE…), never
+          // from request text; checked again here because it is written into the SQL.
+          if (!/^[A-Z_]+(?:\(\d+\))?(?: DATE)?$/.test(n.keyword)) {
+            throw new Error(`Invalid keyword "${n.keyword}" in a call of ${n.name}.`);
+          }
+          args.unshift(`'${n.keyword}'`);
+        }
+        return `${sqlName(n.name)}(${args.join(", ")})`;
+      }
     }
   }
 

@@ -34,6 +34,13 @@ export function parseDateLiteral(text: string): number | null {
   return t;
 }
 
+const NUMBER_TEXT = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
+
+/** Whether text is wholly one number (surrounding spaces allowed), as a typed literal must be. */
+export function isNumberText(text: string): boolean {
+  return NUMBER_TEXT.test(text);
+}
+
 /** Numeric value of a scalar the way SQLite converts text in arithmetic (leading number, else 0). */
 export function toNumber(v: string | number): number {
   if (typeof v === "number") return v;

@@ -14,7 +14,32 @@ export type ValueNode =
   | { kind: "literal"; value: string | number | null }
   | { kind: "arith"; op: "+" | "-" | "*" | "/"; left: ValueNode; right: ValueNode }
   | { kind: "neg"; operand: ValueNode }
-  | { kind: "call"; name: "UPPER" | "LOWER"; args: ValueNode[] };
+  | {
+    kind: "call";
+    name: FunctionName;
+    args: ValueNode[];
+    /** The call's keyword, from a fixed list: EXTRACT's unit, TRIM's side, CAST's type. */
+    keyword?: string;
+  };
+
+/** Functions of the dialect (their table is `_functions.ts`). */
+export type FunctionName =
+  | "UPPER"
+  | "LOWER"
+  | "EXTRACT"
+  | "ABS"
+  | "CEILING"
+  | "FLOOR"
+  | "MOD"
+  | "POWER"
+  | "ROUND"
+  | "TRUNCATE"
+  | "CHAR_LENGTH"
+  | "CONCAT"
+  | "POSITION"
+  | "SUBSTRING"
+  | "TRIM"
+  | "CAST";
 
 /** A boolean expression. */
 export type WhereNode =

@@ -16,14 +16,37 @@
  * - `/` is real division; division by zero gives NULL;
  * - dates are epoch milliseconds; `date 'YYYY-MM-DD[ HH:MM:SS]'` and
  *   `timestamp '…'` literals are UTC; CURRENT_DATE (today, 00:00 UTC) and
- *   CURRENT_TIMESTAMP are fixed when the clause is parsed, so parse per request.
+ *   CURRENT_TIMESTAMP, with or without `()`, are fixed when the clause is
+ *   parsed, so parse per request;
+ * - functions are ArcGIS 10.3's standardized ones, one table
+ *   (`_functions.ts`) for parser, SQL, evaluator and GetSQLSyntaxInfo; SQL
+ *   calls registered functions running the evaluator's code. NULL in is
+ *   NULL out; what standard SQL makes an error is NULL. Syntax:
+ *   - `EXTRACT(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND FROM d)`, UTC, `d` a date
+ *     field, date literal or date text; SECOND keeps milliseconds;
+ *   - `ABS(n)`, `CEILING(n)`, `FLOOR(n)`, `MOD(n, m)` (sign of n, NULL for
+ *     m = 0), `POWER(n, m)` (NULL unless finite), `ROUND(n[, d])` (half away
+ *     from zero), `TRUNCATE(n[, d])`; d may be negative;
+ *   - `CHAR_LENGTH(s)`, `CONCAT(s1, s2)`, `POSITION(sub IN s)` (1-based, 0
+ *     when absent), `SUBSTRING(s FROM start [FOR len])` or
+ *     `SUBSTRING(s, start[, len])` (SQL standard; negative len is NULL),
+ *     `TRIM([BOTH|LEADING|TRAILING] [chars] FROM s)`, `TRIM(s)` (chars is a
+ *     set, default space); all count code points;
+ *   - `CAST(v AS INTEGER|INT|SMALLINT|FLOAT|REAL|DOUBLE [PRECISION]|
+ *     VARCHAR[(n)]|CHAR[(n)]|DATE|TIMESTAMP)`: integers truncate (NULL out
+ *     of range), text that is not wholly a number is NULL, a date becomes
+ *     'YYYY-MM-DD HH:MM:SS', CHAR(n) pads;
+ *   - arguments are type-checked against the fields (`ABS(name)` on text is
+ *     a WhereClauseError naming ABS and "a number"); a numeric or date
+ *     string literal takes the type a function or its result needs.
  *
  * @module
  */
 import type { AttributeValue, FieldInfo } from "../types.ts";
 import type { WhereNode } from "./ast.ts";
 import { evaluateCondition } from "./_evaluate.ts";
-import { FUNCTIONS, parseWhereClause } from "./_parser.ts";
+import { parseWhereClause } from "./_parser.ts";
+import { FUNCTION_NAMES, FUNCTIONS, NILADIC } from "./_functions.ts";
 
 export type { ValueNode, WhereNode } from "./ast.ts";
 export { WhereClauseError } from "./_lexer.ts";
@@ -89,12 +112,20 @@ export function combineWhere(...nodes: (WhereNode | undefined)[]): WhereNode | u
 }
 
 /**
- * What the engine accepts, for GetSQLSyntaxInfo: functions, predicates,
- * keywords, and the case rules (identifiers case-insensitive, string
- * comparisons case-sensitive).
+ * What the engine accepts, for GetSQLSyntaxInfo: functions (name, the
+ * esriSQLFunctionName key it is reported under, how it is written),
+ * predicates, keywords, and the case rules (identifiers case-insensitive,
+ * string comparisons case-sensitive). Read from the parser's own tables.
  */
 export const SQL_SYNTAX = {
-  functionNames: [...FUNCTIONS],
+  functions: [
+    ...FUNCTION_NAMES.map((name) => ({
+      name,
+      esriKey: FUNCTIONS[name].esriKey,
+      syntax: FUNCTIONS[name].syntax,
+    })),
+    ...Object.entries(NILADIC).map(([name, f]) => ({ name, esriKey: f.esriKey, syntax: name })),
+  ] as readonly { name: string; esriKey: string; syntax: string }[],
   supportedPredicates: [
     "=",
     "<>",
@@ -114,17 +145,26 @@ export const SQL_SYNTAX = {
   ],
   supportedClauses: [] as string[],
   keywords: [
-    "AND",
-    "OR",
-    "NOT",
-    "IN",
-    "BETWEEN",
-    "LIKE",
-    "ESCAPE",
-    "IS",
-    "NULL",
-    "DATE",
-    "TIMESTAMP",
+    ...new Set([
+      "AND",
+      "OR",
+      "NOT",
+      "IN",
+      "BETWEEN",
+      "LIKE",
+      "ESCAPE",
+      "IS",
+      "NULL",
+      "DATE",
+      "TIMESTAMP",
+      // The keyword forms of the functions (CAST repeats DATE and TIMESTAMP).
+      "FROM",
+      "FOR",
+      "AS",
+      "INT",
+      "PRECISION",
+      ...FUNCTION_NAMES.flatMap((f) => FUNCTIONS[f].keywords ?? []),
+    ]),
   ],
   specialCharacters: {
     wildcardMany: "%",
