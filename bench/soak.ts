@@ -343,6 +343,18 @@ async function main(): Promise<number> {
       `${warm?.seconds} s, ${end?.rssMiB.toFixed(0)} MiB at the end ` +
       `(${flat ? "flat: within 10%" : "NOT flat: grew more than 10%"}).`,
   );
+  // One sample can sit high or low in the workers' allocation cycle: the
+  // trend is the mean of the first and the last third after warm-up.
+  const after = samples.filter((s) => s.seconds >= 120).map((s) => s.rssMiB);
+  if (after.length >= 3) {
+    const third = Math.max(1, Math.floor(after.length / 3));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    console.log(
+      `RSS after warm-up: ${Math.min(...after).toFixed(0)}-${Math.max(...after).toFixed(0)} MiB; ` +
+        `mean of the first third ${mean(after.slice(0, third)).toFixed(0)} MiB, of the last ` +
+        `third ${mean(after.slice(-third)).toFixed(0)} MiB.`,
+    );
+  }
   return tally.errors === 0 && flat ? 0 : 1;
 }
 
