@@ -28,19 +28,27 @@ interface ProcessInfo extends ProcessId {
 /** How often the launcher chain is checked. */
 const POLL_MS = 500;
 
-function readProcLinux(pid: number): ProcessInfo | undefined {
+/**
+ * What reading a process said: its details, `"gone"` when it no longer
+ * exists, or `"unknown"` when it could not be read just now (no file
+ * descriptor left at the open-file limit, say), which must never be taken
+ * for an exit.
+ */
+type ProcessRead = ProcessInfo | "gone" | "unknown";
+
+function readProcLinux(pid: number): ProcessRead {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
     // Fields after the command name, which may itself contain spaces and ")".
     const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const command = Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
     return { pid, ppid: Number(rest[1]), start: rest[19], command };
-  } catch {
-    return undefined;
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "gone" : "unknown";
   }
 }
 
-function readProcPs(pid: number): ProcessInfo | undefined {
+function readProcPs(pid: number): ProcessRead {
   try {
     const out = new Deno.Command("ps", {
       args: ["-o", "ppid=", "-o", "lstart=", "-o", "command=", "-p", String(pid)],
@@ -50,10 +58,11 @@ function readProcPs(pid: number): ProcessInfo | undefined {
     const line = new TextDecoder().decode(out.stdout).trim();
     // lstart is five words: "Tue Nov 24 09:13:17 2026".
     const m = /^(\d+)\s+(\S+\s+\S+\s+\S+\s+\S+\s+\S+)\s+(.*)$/.exec(line);
-    if (!out.success || !m) return undefined;
+    // ps exits 1 with no line for a pid that does not exist.
+    if (!m) return out.code === 1 && line === "" ? "gone" : "unknown";
     return { pid, ppid: Number(m[1]), start: m[2], command: m[3] };
   } catch {
-    return undefined;
+    return "unknown";
   }
 }
 
@@ -73,10 +82,11 @@ function isNpm(command: string): boolean {
 export function launcherChain(env: Record<string, string> = Deno.env.toObject()): ProcessId[] {
   if (env.npm_command === undefined && env.npm_execpath === undefined) return [];
   const chain: ProcessId[] = [];
-  let pid = readProc(Deno.pid)?.ppid;
+  const self = readProc(Deno.pid);
+  let pid = typeof self === "object" ? self.ppid : undefined;
   for (let depth = 0; pid !== undefined && pid > 1 && depth < 8; depth++) {
     const p = readProc(pid);
-    if (!p) return [];
+    if (typeof p !== "object") return [];
     chain.push({ pid: p.pid, start: p.start });
     if (isNpm(p.command)) return chain;
     pid = p.ppid;
@@ -99,7 +109,10 @@ export function watchLauncher(onGone: (pid: number) => void): () => void {
   if (chain.length === 0) return () => {};
   const timer = setInterval(() => {
     for (const p of chain) {
-      if (readProc(p.pid)?.start !== p.start) {
+      const now = readProc(p.pid);
+      // "unknown" is no news: look again at the next tick.
+      if (now === "unknown") continue;
+      if (now === "gone" || now.start !== p.start) {
         clearInterval(timer);
         onGone(p.pid);
         return;

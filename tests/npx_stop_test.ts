@@ -50,11 +50,17 @@ async function answers(url: string): Promise<boolean> {
   return res !== null;
 }
 
-async function startThroughNpx(dir: string): Promise<{ child: Deno.ChildProcess; url: string }> {
+async function startThroughNpx(
+  dir: string,
+  fileLimit?: number,
+): Promise<{ child: Deno.ChildProcess; url: string }> {
   // setsid makes npx the leader of its own process group, as a terminal's
   // job would be, so that the group can be signalled like Ctrl-C does.
-  const child = new Deno.Command("setsid", {
+  const limit = fileLimit === undefined ? [] : ["prlimit", `--nofile=${fileLimit}`];
+  const child = new Deno.Command(limit.length ? limit[0] : "setsid", {
     args: [
+      ...limit.slice(1),
+      ...(limit.length ? ["setsid"] : []),
       "npx",
       "-y",
       "deno@2.9.6",
@@ -126,6 +132,43 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: () => stopsCompletely("SIGINT", true),
+});
+
+Deno.test({
+  name: "npx: at its open-file limit the server is not mistaken for orphaned",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Reading /proc fails with EMFILE while the connections hold every
+    // descriptor; the launcher watch must take that for "unknown", not "gone".
+    const dir = await Deno.makeTempDir({ prefix: "npx-stop-" });
+    const { child, url } = await startThroughNpx(dir, 256);
+    const tree = processTree(child.pid);
+    const conns: Deno.Conn[] = [];
+    try {
+      const { hostname, port } = new URL(url);
+      for (let i = 0; i < 300; i++) {
+        conns.push(await Deno.connect({ hostname, port: Number(port) }));
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+      for (const c of conns.splice(0)) c.close();
+      let ok = false;
+      for (let i = 0; i < 100 && !ok; i++) {
+        ok = await answers(`${url}/api/v1/`);
+        if (!ok) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(ok, "the server answers after the connections closed");
+      assert.deepEqual(tree.filter((pid) => !alive(pid)), [], "every process is still running");
+    } finally {
+      for (const c of conns) c.close();
+      Deno.kill(child.pid, "SIGTERM");
+      for (let i = 0; i < 80 && tree.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      for (const pid of tree.filter(alive)) Deno.kill(pid, "SIGKILL");
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
 
 Deno.test({
