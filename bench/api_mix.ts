@@ -29,6 +29,7 @@ import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { load, type LoadResult, rssMiB, startProcess } from "./_load.ts";
 import { openCatalog } from "../data/mod.ts";
+import { prng } from "./_random.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -47,18 +48,6 @@ const wide = Number(values.wide);
 const main = new URL("../main.ts", import.meta.url).pathname;
 const baselineScript = new URL("./_baseline_server.ts", import.meta.url).pathname;
 const luaScript = new URL("./_api_mix.lua", import.meta.url).pathname;
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 if (!existsSync(values.db)) {
   mkdirSync(values.db.replace(/\/[^/]+$/, ""), { recursive: true });

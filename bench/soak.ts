@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import { mkdirSync } from "node:fs";
 import { rssMiB, startProcess } from "./_load.ts";
+import { prng } from "./_random.ts";
 
 const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
 const SERVICE = "Recruitment";
@@ -30,18 +31,6 @@ interface Kind {
   make(random: () => number, base: string): Request;
   /** Says what is wrong with a response, or null when it is as expected. */
   check(res: Response, body: Uint8Array): string | null;
-}
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pick<T>(random: () => number, items: readonly T[]): T {

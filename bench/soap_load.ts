@@ -21,6 +21,7 @@ import { DatabaseSync } from "node:sqlite";
 import autocannon from "autocannon";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { openGeoPackage } from "../map/sources/geopackage.ts";
+import { prng } from "./_random.ts";
 
 const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
 /** Where the generated data and documents live. */
@@ -33,18 +34,6 @@ export interface Scenario {
   body: string;
   /** Sanity check of one response before measuring. */
   expect: RegExp;
-}
-
-/** Deterministic PRNG (mulberry32), so every run measures the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Writes the benchmark GeoPackage (points over 20..180°E, 40..75°N) unless it is already there. */
