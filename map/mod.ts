@@ -11,7 +11,7 @@ import { dispatchSoap, type SoapBody, type SoapReply } from "./soap/dispatch.ts"
 import { MAPSERVER_SCHEMA } from "./soap/types.ts";
 import { generateWsdl } from "./soap/wsdl.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/catalog.ts";
-import { SoapFault } from "./soap/fault.ts";
+import { InvalidRequestError } from "./errors.ts";
 import type { XmlLimits } from "./soap/xml.ts";
 import { MAPSERVER_OPERATIONS } from "./ops/mod.ts";
 import { loadServices, type LoadServicesOptions } from "./document/mod.ts";
@@ -110,8 +110,7 @@ export function createMapServer(opts: MapServerOptions): MapServer {
         onError: opts.onError,
         context(namespace) {
           if (!service) {
-            throw new SoapFault(
-              "Client",
+            throw new InvalidRequestError(
               `Service "${serviceName}" does not exist. Published services: ${
                 services.map((s) => s.name).join(", ") || "none"
               } (see GetServiceDescriptions at /arcgis/services).`,

@@ -15,7 +15,7 @@ import {
   symbolFromSoap,
   textStyleFromSoap,
 } from "../render/mod.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { findLayer } from "./_query_map_state.ts";
 import type { MapFrame } from "../soap/operation.ts";
 import type { Geometry } from "../types.ts";
@@ -112,7 +112,7 @@ export function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Gr
       case "EllipseElement": {
         const g = geom(el.Rectangle, "Rectangle");
         const e = g.type === "Envelope" ? g : null;
-        if (!e) throw new SoapFault("Client", `${what}/Rectangle must be an EnvelopeN.`);
+        if (!e) throw new InvalidRequestError(`${what}/Rectangle must be an EnvelopeN.`);
         out.push({
           kind: "shape",
           geometry: ellipse(e),
@@ -147,8 +147,7 @@ export function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Gr
         break;
       }
       default:
-        throw new SoapFault(
-          "Client",
+        throw new InvalidRequestError(
           `${what}: graphic element ${String(el.$type ?? "(none)")} is not supported.`,
         );
     }
@@ -176,8 +175,7 @@ export function layerOverrides(
       );
     } catch (e) {
       if (e instanceof WhereClauseError) {
-        throw new SoapFault(
-          "Client",
+        throw new InvalidRequestError(
           `LayerDescription ${layer.id}: invalid DefinitionExpression: ${e.message}`,
         );
       }

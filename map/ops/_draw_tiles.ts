@@ -12,7 +12,7 @@
  * @module
  */
 import { esriSpatialReference } from "../geo/projection.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import type { MapFrame, OperationContext, OperationHandler } from "../soap/operation.ts";
 import { frameTiling, tileCacheFor, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
@@ -30,9 +30,8 @@ export function virtualCacheDirectory(base: string, service: string, map: string
   }/_alllayers`;
 }
 
-function notCached(frame: MapFrame): SoapFault {
-  return new SoapFault(
-    "Client",
+function notCached(frame: MapFrame): InvalidRequestError {
+  return new InvalidRequestError(
     `Map "${frame.name}" has no tile cache (HasSingleFusedMapCache is false); use ExportMapImage.`,
     { MapName: frame.name },
   );
@@ -40,7 +39,7 @@ function notCached(frame: MapFrame): SoapFault {
 
 function int(v: unknown, what: string): number {
   if (typeof v !== "number" || !Number.isInteger(v)) {
-    throw new SoapFault("Client", `${what} is required and must be an integer.`);
+    throw new InvalidRequestError(`${what} is required and must be an integer.`);
   }
   return v;
 }
@@ -72,8 +71,7 @@ async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
   if (!cache) throw notCached(frame);
   const level = int(req.Level, "Level"), row = int(req.Row, "Row"), col = int(req.Column, "Column");
   if (typeof req.Format === "string" && !formatMatches(req.Format, cache.format)) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `Tiles of map "${frame.name}" are stored as ${FORMAT_NAMES[cache.format]}; ask for Format ` +
         `"${cache.format === "jpg" ? "jpg" : "png"}" or leave Format out.`,
     );
@@ -83,7 +81,7 @@ async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
     return { Result: t.data };
   } catch (e) {
     if (e instanceof TileNotFoundError) {
-      throw new SoapFault("Client", e.message, { Level: level, Row: row, Column: col });
+      throw new InvalidRequestError(e.message, { Level: level, Row: row, Column: col });
     }
     throw e;
   }
@@ -146,8 +144,7 @@ export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
 
   GetLayerTile(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `Map "${frame.name}" has no per-layer caches; use GetMapTile` +
         (frameTiling(frame) ? " (it has a fused cache)." : " or ExportMapImage."),
     );
@@ -158,8 +155,7 @@ export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
     if (!frameTiling(frame)) throw notCached(frame);
     if (req.LayerID !== -1 && req.LayerID !== undefined) {
       findLayer(frame, req.LayerID);
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
@@ -171,8 +167,7 @@ export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
     if (!frameTiling(frame)) throw notCached(frame);
     if (req.LayerID !== -1 && req.LayerID !== undefined) {
       findLayer(frame, req.LayerID);
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Extent, Geometry, Position } from "../types.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 
 /** A SOAP complex value in the plain-object convention. */
 export type SoapObject = Record<string, unknown>;
@@ -35,8 +35,8 @@ function isObject(v: unknown): v is SoapObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function fault(message: string): SoapFault {
-  return new SoapFault("Client", message);
+function fault(message: string): InvalidRequestError {
+  return new InvalidRequestError(message);
 }
 
 function num(v: unknown, what: string): number {
@@ -90,7 +90,7 @@ function pointXY(p: unknown, what: string): Position {
   return [num(p.X, `${what}/X`), num(p.Y, `${what}/Y`)];
 }
 
-function binaryFault(type: string): SoapFault {
+function binaryFault(type: string): InvalidRequestError {
   return fault(
     `${type} (Esri binary shape buffer) is not supported; send the ${type.slice(0, -1)}N form.`,
   );
@@ -191,7 +191,7 @@ function pathPoints(path: unknown, what: string): Position[] {
  *
  * @param value the decoded element (`{ $type: "EnvelopeN", XMin, ... }`)
  * @param what the element's name, used in Fault messages
- * @throws SoapFault Client for missing, binary or malformed geometry
+ * @throws InvalidRequestError for missing, binary or malformed geometry
  * @example
  * geometryFromSoap({ $type: "PointN", X: 1, Y: 2 }, "SearchShape").geometry;
  * // { type: "Point", x: 1, y: 2 }

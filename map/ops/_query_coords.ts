@@ -10,9 +10,9 @@ import { toMap, toScreen } from "../geo/display.ts";
 import { computeDistance } from "../geo/geodesic.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import { isEsriUnits } from "../geo/units.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { geometryFromSoap, geometryToSoap, pointFromSoap } from "./_geometry_xml.ts";
-import { asClientFault, findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
+import { findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
 
 /** ComputeScale: the scale ExportMapImage would draw this MapDescription + ImageDisplay at. */
 export const computeScale: OperationHandler = (req, ctx) => {
@@ -33,8 +33,7 @@ export const computeDistanceOp: OperationHandler = (req, ctx) => {
     ? "esriUnknownUnits"
     : req.Units;
   if (!isEsriUnits(units)) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `Units must be an esriUnits value such as esriMeters; got "${String(units)}".`,
     );
   }
@@ -43,16 +42,16 @@ export const computeDistanceOp: OperationHandler = (req, ctx) => {
     const g = toWkid({ type: "Point", x: p.x, y: p.y }, p.wkid, frame.wkid);
     return g.type === "Point" ? [g.x, g.y] : [p.x, p.y];
   });
-  const d = asClientFault(() => computeDistance(ends[0], ends[1], { wkid: frame.wkid, units }));
+  const d = computeDistance(ends[0], ends[1], { wkid: frame.wkid, units });
   return { Result: d };
 };
 
 function intArray(v: unknown, what: string): number[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SoapFault("Client", `${what} must be an array of Int.`);
+  if (!Array.isArray(v)) throw new InvalidRequestError(`${what} must be an array of Int.`);
   return v.map((n, i) => {
     if (typeof n !== "number" || !Number.isFinite(n)) {
-      throw new SoapFault("Client", `${what}[${i}] must be an integer pixel coordinate.`);
+      throw new InvalidRequestError(`${what}[${i}] must be an integer pixel coordinate.`);
     }
     return n;
   });
@@ -66,8 +65,7 @@ export const toMapPoints: OperationHandler = (req, ctx) => {
   const xs = intArray(req.ScreenXValues, "ScreenXValues");
   const ys = intArray(req.ScreenYValues, "ScreenYValues");
   if (xs.length !== ys.length) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `ScreenXValues and ScreenYValues must have the same length (got ${xs.length} and ${ys.length}).`,
     );
   }
@@ -93,14 +91,13 @@ export const fromMapPoints: OperationHandler = (req, ctx) => {
     ? [[g.x, g.y]]
     : [];
   if (g.type !== "Multipoint" && g.type !== "Point") {
-    throw new SoapFault("Client", "MapPoints must be a MultipointN.");
+    throw new InvalidRequestError("MapPoints must be a MultipointN.");
   }
   const screen = points.map((p, i) => {
     const px = toScreen(state.display!, p).map(Math.round);
     // Pixels travel as xs:int.
     if (!px.every((v) => Number.isFinite(v) && Math.abs(v) <= 2147483647)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `MapPoints point ${i} lies too far outside the image to be expressed in pixels.`,
       );
     }

@@ -13,7 +13,7 @@ import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
 import { geometryDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import {
   geometryExtent,
@@ -22,7 +22,6 @@ import {
   type SoapObject,
 } from "./_geometry_xml.ts";
 import {
-  asClientFault,
   isLayerVisible,
   type LayerState,
   type MapState,
@@ -52,8 +51,7 @@ function checkLayerIds(state: MapState, ids: Set<number> | null): void {
   if (!ids) return;
   for (const id of ids) {
     if (!state.layers.some((l) => l.layer.id === id)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `LayerIDs: layer ${id} does not exist in map ${state.frame.name}. ` +
           `Layer ids: ${state.layers.map((l) => l.layer.id).join(", ")}.`,
         { LayerID: id },
@@ -63,7 +61,7 @@ function checkLayerIds(state: MapState, ids: Set<number> | null): void {
 }
 
 function project(g: Geometry, layer: MapLayer, wkid: number): Geometry {
-  return asClientFault(() => projectGeometry(g, layer.source.wkid, wkid));
+  return projectGeometry(g, layer.source.wkid, wkid);
 }
 
 function displayName(layer: MapLayer, f: Feature): string {
@@ -173,11 +171,10 @@ export const find: OperationHandler = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
   const text = typeof req.SearchString === "string" ? req.SearchString : "";
   if (text === "") {
-    throw new SoapFault("Client", "SearchString is required; give the text to find.");
+    throw new InvalidRequestError("SearchString is required; give the text to find.");
   }
   if (text.length > MAX_LIKE_PATTERN - 2) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `SearchString has ${text.length} characters; at most ${MAX_LIKE_PATTERN - 2} are allowed.`,
     );
   }
@@ -195,11 +192,9 @@ export const find: OperationHandler = (req, ctx) => {
       layerColumns(ls.layer).all.some((c) => c.name.toLowerCase() === name.toLowerCase())
     );
     if (!known && layers.length > 0) {
-      throw new SoapFault(
-        "Client",
-        `SearchFields: no searched layer has a field "${name}".`,
-        { Field: name },
-      );
+      throw new InvalidRequestError(`SearchFields: no searched layer has a field "${name}".`, {
+        Field: name,
+      });
     }
   }
   const max = serviceLimits(ctx.service).maxRecordCount;
@@ -246,7 +241,7 @@ export const identify: OperationHandler = (req, ctx) => {
   const shape = toWkid(decoded.geometry, decoded.wkid, state.wkid);
   const tolerancePx = typeof req.Tolerance === "number" ? req.Tolerance : 0;
   if (tolerancePx < 0) {
-    throw new SoapFault("Client", "Tolerance must be zero or a positive number of pixels.");
+    throw new InvalidRequestError("Tolerance must be zero or a positive number of pixels.");
   }
   const tol = toleranceToMapUnits(display, tolerancePx);
   const option = typeof req.IdentifyOption === "string"
@@ -279,7 +274,7 @@ export const identify: OperationHandler = (req, ctx) => {
       for (
         const f of queryLayer(layer, {
           where: layerDefinition(ls),
-          bbox: asClientFault(() => projectExtent(box, state.wkid, layer.source.wkid)),
+          bbox: projectExtent(box, state.wkid, layer.source.wkid),
           accept: (f) => {
             if (!f.geometry || found.has(f.id)) return false;
             const g = project(f.geometry, layer, state.wkid);
@@ -352,7 +347,7 @@ export const queryHyperlinks: OperationHandler = (req, ctx) => {
       value: { kind: "field", name: field.name },
       negated: true,
     };
-    const sourceBox = asClientFault(() => projectExtent(extent, state.wkid, layer.source.wkid));
+    const sourceBox = projectExtent(extent, state.wkid, layer.source.wkid);
     const features = queryLayer(layer, {
       where: combineWhere(layerDefinition(ls), notNull),
       spatial: {

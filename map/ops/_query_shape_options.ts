@@ -7,7 +7,7 @@
  * @module
  */
 import type { Geometry, Position } from "../types.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import type { SoapObject } from "./_geometry_xml.ts";
 
 /** What to do to returned shapes. */
@@ -91,8 +91,7 @@ function densify(points: Position[], maxLen: number): Position[] {
     const [a, b] = [points[i - 1], points[i]];
     total += Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / maxLen);
     if (!(total <= MAX_DENSIFIED_VERTICES)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `GeometryResultOptions/MaximumSegmentLength ${maxLen} is too small for these shapes: ` +
           `a part would get more than ${MAX_DENSIFIED_VERTICES} vertices.`,
       );

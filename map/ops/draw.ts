@@ -21,14 +21,13 @@ import {
   type OutputFormat,
   patchPixels,
   type PatchSpec,
-  RenderBusyError,
   rendererOf,
   scaleBarFromSoap,
   sharedRenderer,
   toRenderMap,
   writeOutput,
 } from "../render/mod.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {
   MapFrame,
@@ -37,35 +36,13 @@ import type {
   OperationHandler,
 } from "../soap/operation.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
-import {
-  asClientFault,
-  findLayer,
-  findMap,
-  isLayerVisible,
-  mapStateFrom,
-} from "./_query_map_state.ts";
+import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
 import { TILE_OPERATIONS } from "./_draw_tiles.ts";
 import { graphicsFromSoap, intList, layerOverrides } from "./_draw_request.ts";
 
 function isObject(v: unknown): v is SoapObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Runs a render job, turning renderer errors into faults a client can act on. */
-async function render<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof RenderBusyError) throw new SoapFault("Server", e.message);
-    if (e instanceof RangeError || (e instanceof Error && e.name === "RangeError")) {
-      throw new SoapFault("Client", (e as Error).message);
-    }
-    if (e instanceof Error && e.name === "UnsupportedFormatError") {
-      throw new SoapFault("Client", e.message);
-    }
-    throw e;
-  }
 }
 
 /** Width/height/DPI of an ImageDisplay, checked against the service's image limits before drawing. */
@@ -84,15 +61,13 @@ function imageSize(
     typeof w !== "number" || typeof h !== "number" || !Number.isInteger(w) ||
     !Number.isInteger(h) || w <= 0 || h <= 0
   ) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `${what}/ImageWidth and ImageHeight must be positive whole pixel counts.`,
     );
   }
   const lim = serviceLimits(service);
   if (w > lim.maxImageWidth || h > lim.maxImageHeight) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `The requested image of ${w} x ${h} pixels is larger than this service allows ` +
         `(MaximumImageWidth ${lim.maxImageWidth}, MaximumImageHeight ${lim.maxImageHeight}); ask for a smaller image.`,
       { ImageWidth: w, ImageHeight: h },
@@ -134,30 +109,28 @@ const exportMapImage: OperationHandler = async (req, ctx) => {
   const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
   const transparent = colorFromSoap(md.TransparentColor, null) ??
     colorFromSoap(imageDisplay.TransparentColor, null);
-  const result = await render(() =>
-    sharedRenderer().run({
-      kind: "map",
-      service: ctx.service.name,
-      map: state.frame.name,
-      request: {
-        extent: state.extent,
-        wkid: state.wkid,
-        widthPx: size.w,
-        heightPx: size.h,
-        dpi: size.dpi,
-        rotation: display.rotation,
-        background: background === null ? null : background ?? undefined,
-        transparentColor: transparent ?? undefined,
-        layers: layerOverrides(
-          state.frame,
-          md.LayerDescriptions,
-          colorFromSoap(md.SelectionColor, null),
-        ),
-        graphics: asClientFault(() => graphicsFromSoap(md.CustomGraphics, state.wkid)),
-        format: type.format,
-      },
-    }, () => toRenderMap(state.frame))
-  );
+  const result = await sharedRenderer().run({
+    kind: "map",
+    service: ctx.service.name,
+    map: state.frame.name,
+    request: {
+      extent: state.extent,
+      wkid: state.wkid,
+      widthPx: size.w,
+      heightPx: size.h,
+      dpi: size.dpi,
+      rotation: display.rotation,
+      background: background === null ? null : background ?? undefined,
+      transparentColor: transparent ?? undefined,
+      layers: layerOverrides(
+        state.frame,
+        md.LayerDescriptions,
+        colorFromSoap(md.SelectionColor, null),
+      ),
+      graphics: graphicsFromSoap(md.CustomGraphics, state.wkid),
+      format: type.format,
+    },
+  }, () => toRenderMap(state.frame));
   return {
     Result: {
       ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
@@ -185,20 +158,18 @@ const exportScaleBar: OperationHandler = async (req, ctx) => {
   });
   const spec = scaleBarFromSoap(req.ScaleBar);
   const background: Rgba | null = colorFromSoap(req.BackGroundColor, null);
-  const img = await render(() =>
-    sharedRenderer().run({
-      kind: "scalebar",
-      spec,
-      opts: {
-        mapScale: groundScale(state.display!, state.wkid),
-        widthPx: size.w,
-        heightPx: size.h,
-        dpi: size.dpi,
-        background,
-        format: type.format,
-      },
-    })
-  );
+  const img = await sharedRenderer().run({
+    kind: "scalebar",
+    spec,
+    opts: {
+      mapScale: groundScale(state.display!, state.wkid),
+      widthPx: size.w,
+      heightPx: size.h,
+      dpi: size.dpi,
+      background,
+      format: type.format,
+    },
+  });
   return {
     Result: {
       ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
@@ -239,7 +210,7 @@ async function legendInfos(
     classes[i].map((c) => ({ symbol: c.symbol, transparency: rendererOf(l).transparency }))
   );
   const swatches = symbols.length
-    ? await render(() => sharedRenderer().run({ kind: "swatches", symbols, patch }))
+    ? await sharedRenderer().run({ kind: "swatches", symbols, patch })
     : [];
   const { w, h } = patchPixels(patch);
   let k = 0;

@@ -8,7 +8,7 @@
  */
 import type { Extent } from "../types.ts";
 import type { MapFrame, MapLayer, MapService, OperationHandler } from "../soap/operation.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { esriSpatialReference, projectExtent } from "../geo/projection.ts";
 import { SUPPORTED_ESRI_FORMATS } from "../render/encode.ts";
 import { frameTiling } from "../tiles/mod.ts";
@@ -260,11 +260,10 @@ export const METADATA_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
     const maps = ctx.service.maps;
     const i = req.Index;
     if (typeof i !== "number") {
-      throw new SoapFault("Client", `Index is required: a map index from 0 to ${maps.length - 1}.`);
+      throw new InvalidRequestError(`Index is required: a map index from 0 to ${maps.length - 1}.`);
     }
     if (i < 0 || i >= maps.length) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Index ${i} is out of range: this service has ${maps.length} map(s), indexes 0 to ${
           maps.length - 1
         }.`,

@@ -16,10 +16,10 @@
 import type { Feature } from "../types.ts";
 import type { MapFrame, MapLayer, OperationContext, OperationHandler } from "../soap/operation.ts";
 import { projectGeometry } from "../geo/projection.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import type { SoapObject } from "./_geometry_xml.ts";
-import { asClientFault, findLayer, findMap } from "./_query_map_state.ts";
+import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
 import { recordSetToSoap } from "./_query_records.ts";
@@ -65,7 +65,7 @@ function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target 
 function byDescription(req: Record<string, unknown>, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
   const desc = isObject(req.LayerDescription) ? req.LayerDescription : null;
-  if (!desc) throw new SoapFault("Client", "LayerDescription is required (with its LayerID).");
+  if (!desc) throw new InvalidRequestError("LayerDescription is required (with its LayerID).");
   const layer = findLayer(frame, desc.LayerID, "LayerDescription/LayerID");
   const definitionExpressions = [
     { text: layer.definitionExpression, what: "definition expression" },
@@ -110,7 +110,7 @@ function features(t: Target, ctx: OperationContext): Feature[] {
       ? {
         ...f,
         geometry: applyShapeOptions(
-          asClientFault(() => projectGeometry(f.geometry!, from, p.outWkid)),
+          projectGeometry(f.geometry!, from, p.outWkid),
           t.shapeOptions,
         ),
       }
@@ -158,8 +158,7 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
         : { $type: "QueryResult", URL: await publish(ctx, kmz, "kmz"), Object: null };
     }
     default:
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `QueryResultOptions/Format ${format} is not supported. Use esriQueryResultRecordSetAsObject, ` +
           "esriQueryResultJsonAsMime, esriQueryResultJsonAsURL, esriQueryResultKMLAsMime or esriQueryResultKMLAsURL.",
         { Format: format },

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { InvalidRequestError, type RequestFacts, ServerBusyError } from "../errors.ts";
 import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
@@ -59,7 +60,7 @@ export interface RenderPoolStats {
 }
 
 /** Raised when the queue is full: the client should retry later. */
-export class RenderBusyError extends Error {
+export class RenderBusyError extends ServerBusyError {
   /** Creates the error. */
   constructor() {
     super("The server is busy rendering other requests; try again in a moment.");
@@ -85,15 +86,23 @@ interface JobReply {
   id: number;
   ok: boolean;
   result?: unknown;
-  error?: { name: string; message: string };
+  error?: WorkerError;
   /** Its wasm heap after the job. */
   heapBytes: number;
   /** Whether it must be replaced (heap over the limit, or its kit failed). */
   retire: boolean;
 }
 
-function errorFrom(e: { name: string; message: string }): Error {
-  const err = e.name === "RangeError" ? new RangeError(e.message) : new Error(e.message);
+/** An error as a worker sends it; `facts` is set for the client's errors. */
+export interface WorkerError {
+  name: string;
+  message: string;
+  facts?: RequestFacts;
+}
+
+/** Rebuilds a worker's error; only an InvalidRequestError stays the client's fault. */
+function errorFrom(e: WorkerError): Error {
+  const err = e.facts ? new InvalidRequestError(e.message, e.facts) : new Error(e.message);
   err.name = e.name;
   return err;
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { isEsriUnits } from "../geo/units.ts";
 import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "./encode.ts";
@@ -174,8 +174,7 @@ export function symbolFromSoap(v: unknown, fallback: SymbolSpec, what: string): 
         outline: lineFromSoap(v.Outline) ?? undefined,
       };
     default:
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `${what}: symbol type ${String(v.$type ?? "(none)")} cannot be drawn by this server; ` +
           "use SimpleMarkerSymbol, SimpleLineSymbol or SimpleFillSymbol.",
       );
@@ -219,7 +218,7 @@ export function imageTypeFromSoap(v: unknown, fallback: OutputFormat = "png8"): 
     }
   } catch (e) {
     if (e instanceof UnsupportedFormatError) {
-      throw new SoapFault("Client", e.message, { ImageFormat: String(t.ImageFormat) });
+      throw new InvalidRequestError(e.message, { ImageFormat: String(t.ImageFormat) });
     }
     throw e;
   }
@@ -270,8 +269,7 @@ export function scaleBarFromSoap(v: unknown): ScaleBarSpec {
   if (!isObject(v)) return s;
   const style = SB_STYLES[String(v.$type ?? "AlternatingScaleBar")];
   if (!style) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `ScaleBar type ${
         String(v.$type)
       } is not supported; use AlternatingScaleBar or SingleDivisionScaleBar.`,
