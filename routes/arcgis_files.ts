@@ -17,7 +17,7 @@
  */
 import { join } from "node:path";
 import type { MapServer } from "../map/mod.ts";
-import { frameTiling, tileCacheFor, TileNotFoundError } from "../map/tiles/mod.ts";
+import { frameTiling, TileNotFoundError } from "../map/tiles/mod.ts";
 import { type FrameLike, mimeOfExtension } from "../map/render/mod.ts";
 
 /** What the file routes need from the application. */
@@ -114,7 +114,10 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
           : `Service "${service.name}" has no tile cache.`,
       );
     }
-    const cache = tileCacheFor(service as unknown as { name: string; maps: FrameLike[] }, frame);
+    const cache = ctx.maps.tiles.cacheFor(
+      service as unknown as { name: string; maps: FrameLike[] },
+      frame,
+    );
     if (!cache) return errorJson(404, `Map "${frame.name}" has no tile cache.`);
     const level = tileIndex(parts[0], "L"),
       row = tileIndex(parts[1], "R"),

@@ -10,7 +10,8 @@ import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
 import { DRAW_OPERATIONS } from "../map/ops/draw.ts";
 import type { MapService } from "../map/soap/operation.ts";
 import { RendererSpecSchema } from "../map/document/renderer.ts";
-import { configureTiles } from "../map/tiles/mod.ts";
+import { TileCaches } from "../map/tiles/mod.ts";
+import { InProcessRenderer } from "../map/render/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { soapClient, startSoapServer } from "./_soap_helpers.ts";
@@ -117,10 +118,12 @@ async function worldService(): Promise<MapService> {
 async function start() {
   const outputDir = await Deno.makeTempDir({ prefix: "render-out-" });
   const tilesDir = await Deno.makeTempDir({ prefix: "render-tiles-" });
-  configureTiles({ dir: tilesDir });
+  const renderer = new InProcessRenderer();
   const maps = createMapServer({
     services: [await worldService()],
     outputDir,
+    renderer,
+    tiles: new TileCaches({ dir: tilesDir, renderer }),
     operations: { ...MAPSERVER_OPERATIONS, ...DRAW_OPERATIONS },
   });
   const routes = [
@@ -142,7 +145,7 @@ async function start() {
     url: server.serviceUrl("World"),
     async close() {
       await server.close();
-      configureTiles({ dir: "var/tiles" });
+      maps.close();
       await Deno.remove(outputDir, { recursive: true }).catch(() => {});
       await Deno.remove(tilesDir, { recursive: true }).catch(() => {});
     },

@@ -14,7 +14,7 @@
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import type { MapFrame, OperationContext, OperationHandler } from "../soap/operation.ts";
-import { frameTiling, tileCacheFor, TileNotFoundError } from "../tiles/mod.ts";
+import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 
 /** The public base URL (scheme, host, port) of a request, from the service URL. */
@@ -67,7 +67,7 @@ function formatMatches(requested: string, stored: string): boolean {
 
 async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
   const frame = findMap(ctx.service, req.MapName);
-  const cache = tileCacheFor(ctx.service, frame);
+  const cache = ctx.tiles.cacheFor(ctx.service, frame);
   if (!cache) throw notCached(frame);
   const level = int(req.Level, "Level"), row = int(req.Row, "Row"), col = int(req.Column, "Column");
   if (typeof req.Format === "string" && !formatMatches(req.Format, cache.format)) {

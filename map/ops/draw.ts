@@ -23,9 +23,7 @@ import {
   type PatchSpec,
   rendererOf,
   scaleBarFromSoap,
-  sharedRenderer,
   toRenderMap,
-  writeOutput,
 } from "../render/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
@@ -86,7 +84,7 @@ async function imagePayload(
   mime: string,
 ): Promise<{ ImageData?: Uint8Array; ImageURL: string }> {
   if (!type.returnUrl) return { ImageData: bytes, ImageURL: "" };
-  const name = await writeOutput(ctx.outputDir, kind, extensionOf(mime), bytes);
+  const name = await ctx.output.write(ctx.outputDir, kind, extensionOf(mime), bytes);
   return { ImageURL: `${ctx.outputUrl}/${name}` };
 }
 
@@ -109,7 +107,7 @@ const exportMapImage: OperationHandler = async (req, ctx) => {
   const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
   const transparent = colorFromSoap(md.TransparentColor, null) ??
     colorFromSoap(imageDisplay.TransparentColor, null);
-  const result = await sharedRenderer().run({
+  const result = await ctx.renderer.run({
     kind: "map",
     service: ctx.service.name,
     map: state.frame.name,
@@ -158,7 +156,7 @@ const exportScaleBar: OperationHandler = async (req, ctx) => {
   });
   const spec = scaleBarFromSoap(req.ScaleBar);
   const background: Rgba | null = colorFromSoap(req.BackGroundColor, null);
-  const img = await sharedRenderer().run({
+  const img = await ctx.renderer.run({
     kind: "scalebar",
     spec,
     opts: {
@@ -210,7 +208,7 @@ async function legendInfos(
     classes[i].map((c) => ({ symbol: c.symbol, transparency: rendererOf(l).transparency }))
   );
   const swatches = symbols.length
-    ? await sharedRenderer().run({ kind: "swatches", symbols, patch })
+    ? await ctx.renderer.run({ kind: "swatches", symbols, patch })
     : [];
   const { w, h } = patchPixels(patch);
   let k = 0;

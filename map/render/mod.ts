@@ -62,10 +62,9 @@ export {
   toRenderLayer,
   toRenderMap,
 } from "./map_of.ts";
-export { configureOutput, sweepOutput, writeOutput } from "./output.ts";
+export { DEFAULT_OUTPUT_MAX_AGE_MS, OutputFolder, sweepOutput } from "./output.ts";
 export {
-  configureRenderer,
-  configureRendererForDocuments,
+  documentRenderPool,
   InProcessRenderer,
   type InProcessRendererOptions,
   RenderBusyError,
@@ -74,8 +73,6 @@ export {
   type RenderPoolOptions,
   type RenderPoolStats,
   type ServiceLoaderSpec,
-  setSharedRenderer,
-  sharedRenderer,
 } from "./pool.ts";
 export {
   defaultScaleBar,

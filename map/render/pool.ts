@@ -264,48 +264,19 @@ export class InProcessRenderer implements Renderer {
   close(): void {}
 }
 
-let shared: Renderer | null = null;
-
 /**
- * The process-wide renderer: the pool set with {@link configureRenderer},
- * or an in-process renderer.
+ * A worker pool for services loaded from map documents: each worker calls
+ * map/document's `loadServices({ mapsDir, catalogPath })` itself (the
+ * recruitment database is opened read-only per worker). The caller owns the
+ * pool and closes it.
  *
  * @example
  * ```ts
- * const result = await sharedRenderer().run(job, resolve);
+ * const renderer = documentRenderPool({ catalogPath: "var/catalog.db", lazy: true });
+ * renderer.close();
  * ```
  */
-export function sharedRenderer(): Renderer {
-  shared ??= new InProcessRenderer();
-  return shared;
-}
-
-/**
- * Starts the shared worker pool (call once at server start-up) and returns it.
- *
- * @example
- * ```ts
- * configureRenderer({ loader: { module: new URL("./map/document/mod.ts", import.meta.url).href,
- *   export: "loadServices", args: [mapsDir] } });
- * ```
- */
-export function configureRenderer(opts: RenderPoolOptions): Renderer {
-  shared?.close();
-  shared = new RenderPool(opts);
-  return shared;
-}
-
-/**
- * Starts the shared worker pool for services loaded from map documents:
- * each worker calls map/document's `loadServices({ mapsDir, catalogPath })`
- * itself (the recruitment database is opened read-only per worker).
- *
- * @example
- * ```ts
- * configureRendererForDocuments({ mapsDir: values.maps, catalogPath: "var/catalog.db" });
- * ```
- */
-export function configureRendererForDocuments(
+export function documentRenderPool(
   opts: {
     mapsDir?: string;
     catalogPath?: string;
@@ -314,8 +285,8 @@ export function configureRendererForDocuments(
     lazy?: boolean;
     heapLimitMb?: number;
   },
-): Renderer {
-  return configureRenderer({
+): RenderPool {
+  return new RenderPool({
     size: opts.size,
     lazy: opts.lazy,
     heapLimitMb: opts.heapLimitMb,
@@ -329,11 +300,4 @@ export function configureRendererForDocuments(
       }],
     },
   });
-}
-
-/** Replaces the shared renderer (tests), returning the previous one. */
-export function setSharedRenderer(r: Renderer | null): Renderer | null {
-  const prev = shared;
-  shared = r;
-  return prev;
 }

@@ -6,6 +6,9 @@
  * @module
  */
 import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
+import type { Renderer } from "../render/pool.ts";
+import type { OutputFolder } from "../render/output.ts";
+import type { TileCaches } from "../tiles/mod.ts";
 
 export type { MapFrame, MapLayer, MapService };
 
@@ -21,6 +24,12 @@ export interface OperationContext {
   outputUrl: string;
   /** File-system directory behind `outputUrl`. */
   outputDir: string;
+  /** Draws maps, scale bars and legend swatches. */
+  renderer: Renderer;
+  /** The server's tile caches. */
+  tiles: TileCaches;
+  /** Writes (and expires) images returned by URL. */
+  output: OutputFolder;
 }
 
 /**
