@@ -5,22 +5,22 @@
  * @module
  */
 import { join } from "node:path";
-import type { MapService } from "./soap/operation.ts";
-import type { OperationContext, OperationTable } from "./soap/operation.ts";
+import type { MapService, OperationContext } from "./ops/types.ts";
+import type { OperationTable } from "./soap/operation.ts";
 import { dispatchSoap, type SoapBody, type SoapReply } from "./soap/dispatch.ts";
 import { MAPSERVER_SCHEMA } from "./soap/types.ts";
 import { generateWsdl } from "./soap/wsdl.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/catalog.ts";
 import { InvalidRequestError } from "./errors.ts";
 import type { XmlLimits } from "./soap/xml.ts";
-import { MAPSERVER_OPERATIONS } from "./ops/mod.ts";
+import { MAPSERVER_HANDLERS } from "./soap/handlers.ts";
 import { loadServices, type LoadServicesOptions } from "./document/mod.ts";
 import { InProcessRenderer, type Renderer } from "./render/pool.ts";
 import { OutputFolder } from "./render/output.ts";
 import { TileCaches } from "./tiles/mod.ts";
 
 export type { SoapBody, SoapReply } from "./soap/dispatch.ts";
-export type { MapService } from "./soap/operation.ts";
+export type { MapService } from "./ops/types.ts";
 
 /** URL path under which exported images are served (`<base><path>/<Service>_MapServer/<file>`). */
 export const OUTPUT_PATH = "/arcgis/rest/directories/arcgisoutput";
@@ -85,7 +85,7 @@ export interface MapServer {
 export function createMapServer(opts: MapServerOptions): MapServer {
   const services = [...opts.services];
   const byName = new Map(services.map((s) => [s.name.toLowerCase(), s]));
-  const operations = opts.operations ?? MAPSERVER_OPERATIONS;
+  const operations = opts.operations ?? MAPSERVER_HANDLERS;
   // Each server gets its own dependencies unless given: two servers in one process share nothing.
   const renderer = opts.renderer ?? new InProcessRenderer();
   const tiles = opts.tiles ?? new TileCaches({ dir: "var/tiles", renderer });

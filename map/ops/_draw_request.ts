@@ -17,7 +17,7 @@ import {
 } from "../render/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { findLayer } from "./_query_map_state.ts";
-import type { MapFrame } from "../soap/operation.ts";
+import type { MapFrame } from "./types.ts";
 import type { Geometry } from "../types.ts";
 import { geometryFromSoap, type SoapObject } from "./_geometry_xml.ts";
 import { toWkid } from "./_query_map_state.ts";

@@ -13,7 +13,7 @@
  */
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
-import type { MapFrame, OperationContext, OperationHandler } from "../soap/operation.ts";
+import type { MapFrame, OperationContext, UntypedOperation } from "./types.ts";
 import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 
@@ -88,7 +88,7 @@ async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
 }
 
 /** Handlers of the tile-cache operations. */
-export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+export const TILE_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
   HasSingleFusedMapCache(req, ctx) {
     return { Result: frameTiling(findMap(ctx.service, req.MapName)) !== null };
   },

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Position } from "../types.ts";
-import type { OperationHandler } from "../soap/operation.ts";
+import type { UntypedOperation } from "./types.ts";
 import { toMap, toScreen } from "../geo/display.ts";
 import { computeDistance } from "../geo/geodesic.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
@@ -15,7 +15,7 @@ import { geometryFromSoap, geometryToSoap, pointFromSoap } from "./_geometry_xml
 import { findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
 
 /** ComputeScale: the scale ExportMapImage would draw this MapDescription + ImageDisplay at. */
-export const computeScale: OperationHandler = (req, ctx) => {
+export const computeScale: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
@@ -27,7 +27,7 @@ export const computeScale: OperationHandler = (req, ctx) => {
  * units for projected ones, in the requested esriUnits. Points carrying
  * their own SpatialReference are projected to the map's first.
  */
-export const computeDistanceOp: OperationHandler = (req, ctx) => {
+export const computeDistanceOp: UntypedOperation = (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
   const units = req.Units === undefined || req.Units === null || req.Units === ""
     ? "esriUnknownUnits"
@@ -58,7 +58,7 @@ function intArray(v: unknown, what: string): number[] {
 }
 
 /** ToMapPoints: pixel coordinates (origin upper-left) to map points in the MapDescription's SR. */
-export const toMapPoints: OperationHandler = (req, ctx) => {
+export const toMapPoints: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
@@ -76,7 +76,7 @@ export const toMapPoints: OperationHandler = (req, ctx) => {
 };
 
 /** FromMapPoints: map points to rounded pixel coordinates of the aspect-adjusted image. */
-export const fromMapPoints: OperationHandler = (req, ctx) => {
+export const fromMapPoints: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });

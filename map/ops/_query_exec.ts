@@ -8,7 +8,7 @@
 import type { Extent, Feature, Geometry } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type { FeatureQuery } from "../sources/source.ts";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import { type SpatialRelation, spatialRelation } from "../geo/relate.ts";
 import { geometryExtent } from "./_geometry_xml.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";

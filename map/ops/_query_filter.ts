@@ -9,7 +9,7 @@
  */
 import type { Feature, FieldInfo } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapFrame, MapLayer } from "../soap/operation.ts";
+import type { MapFrame, MapLayer } from "./types.ts";
 import { combineWhere, MAX_LIKE_PATTERN, parseWhere, WhereClauseError } from "../query/mod.ts";
 import { canProject, normalizeWkid } from "../geo/projection.ts";
 import { SPATIAL_RELATIONS, type SpatialRelation } from "../geo/relate.ts";

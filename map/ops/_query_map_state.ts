@@ -10,7 +10,7 @@
  * @module
  */
 import type { Extent, Geometry, Position } from "../types.ts";
-import type { MapFrame, MapLayer, MapService } from "../soap/operation.ts";
+import type { MapFrame, MapLayer, MapService } from "./types.ts";
 import {
   createDisplay,
   DEFAULT_DPI,

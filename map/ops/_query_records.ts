@@ -6,7 +6,7 @@
  * @module
  */
 import type { AttributeValue, Feature, FieldInfo, FieldType, Geometry } from "../types.ts";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { geometryToSoap, type SoapObject } from "./_geometry_xml.ts";

@@ -7,7 +7,7 @@
  */
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapLayer, OperationHandler } from "../soap/operation.ts";
+import type { MapLayer, UntypedOperation } from "./types.ts";
 import { combineWhere } from "../query/mod.ts";
 import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
@@ -167,7 +167,7 @@ function findCandidates(
 }
 
 /** Find (§2): text search over the fields of several layers. */
-export const find: OperationHandler = (req, ctx) => {
+export const find: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
   const text = typeof req.SearchString === "string" ? req.SearchString : "";
   if (text === "") {
@@ -232,7 +232,7 @@ function expand(e: Extent, d: number): Extent {
 }
 
 /** Identify (§2, §5.4): features within Tolerance pixels of SearchShape. */
-export const identify: OperationHandler = (req, ctx) => {
+export const identify: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
@@ -329,7 +329,7 @@ function anchor(g: Geometry): Position {
 }
 
 /** QueryHyperlinks (§2): hyperlink values of the features inside the current map extent. */
-export const queryHyperlinks: OperationHandler = (req, ctx) => {
+export const queryHyperlinks: UntypedOperation = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);

@@ -27,12 +27,7 @@ import {
 } from "../render/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
-import type {
-  MapFrame,
-  MapService,
-  OperationContext,
-  OperationHandler,
-} from "../soap/operation.ts";
+import type { MapFrame, MapService, OperationContext, UntypedOperation } from "./types.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
@@ -88,7 +83,7 @@ async function imagePayload(
   return { ImageURL: `${ctx.outputUrl}/${name}` };
 }
 
-const exportMapImage: OperationHandler = async (req, ctx) => {
+const exportMapImage: UntypedOperation = async (req, ctx) => {
   const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay");
   const type = imageTypeFromSoap(idesc.ImageType);
@@ -143,7 +138,7 @@ const exportMapImage: OperationHandler = async (req, ctx) => {
   };
 };
 
-const exportScaleBar: OperationHandler = async (req, ctx) => {
+const exportScaleBar: UntypedOperation = async (req, ctx) => {
   const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay", {
     w: 400,
@@ -239,7 +234,7 @@ async function legendInfos(
   return out;
 }
 
-const getLegendInfo: OperationHandler = async (req, ctx) => {
+const getLegendInfo: UntypedOperation = async (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
   const ids = intList(req.LayerIDs);
   return {
@@ -253,7 +248,7 @@ const getLegendInfo: OperationHandler = async (req, ctx) => {
   };
 };
 
-const getLegendInfo2: OperationHandler = async (req, ctx) => {
+const getLegendInfo2: UntypedOperation = async (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     displayName: "MapImageDisplay",
   });
@@ -266,7 +261,7 @@ const getLegendInfo2: OperationHandler = async (req, ctx) => {
 };
 
 /** Handlers of the drawing and tile-cache operations. */
-export const DRAW_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+export const DRAW_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
   ExportMapImage: exportMapImage,
   ExportScaleBar: exportScaleBar,
   GetLegendInfo: getLegendInfo,

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Feature } from "../types.ts";
-import type { MapFrame, MapLayer, OperationContext, OperationHandler } from "../soap/operation.ts";
+import type { MapFrame, MapLayer, OperationContext, UntypedOperation } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
@@ -176,7 +176,7 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
  * reply.Result; // number of features
  * ```
  */
-export const queryOperations: Record<string, OperationHandler> = {
+export const queryOperations: Record<string, UntypedOperation> = {
   Find: find,
   Identify: identify,
   QueryFeatureCount: (req, ctx) => ({ Result: count(byLayerId(req, ctx)) }),

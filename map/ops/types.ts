@@ -1,0 +1,89 @@
+/**
+ * What the MapServer operations take and give, whatever protocol carries
+ * them. Requests and results use the ArcGIS names of the SOAP type table
+ * (`MapName`, `LayerID`, `PropertyArray`), since the SOAP decoder produces
+ * exactly those values and an ArcGIS REST parameter parser can build the same
+ * ones; each face checks a request's shape once, then hands over these types.
+ *
+ * @module
+ */
+import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
+import type { Renderer } from "../render/pool.ts";
+import type { OutputFolder } from "../render/output.ts";
+import type { TileCaches } from "../tiles/mod.ts";
+
+export type { MapFrame, MapLayer, MapService };
+
+/** What every operation may use besides its request: the service and the server's parts. */
+export interface OperationContext {
+  /** The map service the request was sent to. */
+  service: MapService;
+  /** Absolute endpoint URL of the service (`.../arcgis/services/<Name>/MapServer`). */
+  serviceUrl: string;
+  /** Namespace of the request; responses are written in it. */
+  namespace: string;
+  /** Public base URL of the output directory (images returned by URL). */
+  outputUrl: string;
+  /** File-system directory behind `outputUrl`. */
+  outputDir: string;
+  /** Draws maps, scale bars and legend swatches. */
+  renderer: Renderer;
+  /** The server's tile caches. */
+  tiles: TileCaches;
+  /** Writes (and expires) images returned by URL. */
+  output: OutputFolder;
+}
+
+/**
+ * One operation: a typed request in, a typed result out.
+ *
+ * @example
+ * ```ts
+ * import type { Operation } from "./types.ts";
+ * const count: Operation<Record<never, never>, number> = (_req, ctx) => ctx.service.maps.length;
+ * ```
+ */
+export type Operation<Req, Res> = (req: Req, ctx: OperationContext) => Res | Promise<Res>;
+
+/** A value of an ArcGIS complex type, as the type table names its members (`$type` = xsi:type). */
+export type ArcgisObject = Record<string, unknown>;
+
+/** One entry of a PropertySet. */
+export interface PropertySetProperty {
+  $type: "PropertySetProperty";
+  Key: string;
+  Value: unknown;
+}
+
+/** ArcGIS PropertySet: key/value facts (GetDocumentInfo, GetServiceConfigurationInfo). */
+export interface PropertySet {
+  PropertyArray: PropertySetProperty[];
+}
+
+/** A request without parameters (GetMapCount, GetDefaultMapName, ...). */
+export type EmptyRequest = Record<never, never>;
+
+/** A request naming a map; a missing or blank name means the default map. */
+export interface MapNameRequest {
+  MapName?: string;
+}
+
+/** GetMapName: the map at a 0-based index. */
+export interface GetMapNameRequest {
+  Index: number;
+}
+
+/** A request naming a layer of a map (GetSQLSyntaxInfo, QueryFeatureCount, ...). */
+export interface MapLayerRequest extends MapNameRequest {
+  LayerID: number;
+}
+
+/**
+ * An operation of a family not yet given typed requests (query and drawing):
+ * decoded ArcGIS values in, the response's children out. Replaced family by
+ * family by {@link Operation}.
+ */
+export type UntypedOperation = (
+  req: ArcgisObject,
+  ctx: OperationContext,
+) => ArcgisObject | Promise<ArcgisObject>;
