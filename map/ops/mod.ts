@@ -6,6 +6,10 @@
  */
 export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts";
 export { METADATA_OPERATIONS, type MetadataOperations } from "./metadata.ts";
-export { queryOperations as QUERY_OPERATIONS } from "./query.ts";
+export {
+  COORDINATE_OPERATIONS,
+  type CoordinateOperations,
+  queryOperations as QUERY_OPERATIONS,
+} from "./query.ts";
 export { DRAW_OPERATIONS } from "./draw.ts";
 export type * from "./types.ts";

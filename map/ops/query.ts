@@ -31,7 +31,6 @@ import {
 } from "./_query_shape_options.ts";
 import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
 import { find, identify, queryHyperlinks } from "./_query_search.ts";
-import { computeDistanceOp, computeScale, fromMapPoints, toMapPoints } from "./_query_coords.ts";
 
 function isObject(v: unknown): v is SoapObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -193,8 +192,6 @@ export const queryOperations: Record<string, UntypedOperation> = {
     return { Result: await queryResult(t, format, ctx) };
   },
   QueryHyperlinks: queryHyperlinks,
-  ComputeScale: computeScale,
-  ComputeDistance: computeDistanceOp,
-  ToMapPoints: toMapPoints,
-  FromMapPoints: fromMapPoints,
 };
+
+export { COORDINATE_OPERATIONS, type CoordinateOperations } from "./_query_coords.ts";

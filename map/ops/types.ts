@@ -11,6 +11,7 @@ import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
 import type { Renderer } from "../render/pool.ts";
 import type { OutputFolder } from "../render/output.ts";
 import type { TileCaches } from "../tiles/mod.ts";
+import type { EsriUnits } from "../geo/units.ts";
 
 export type { MapFrame, MapLayer, MapService };
 
@@ -87,3 +88,50 @@ export type UntypedOperation = (
   req: ArcgisObject,
   ctx: OperationContext,
 ) => ArcgisObject | Promise<ArcgisObject>;
+
+/**
+ * A MapDescription as decoded: the members the operations read, by their
+ * ArcGIS names; nested values (MapArea, LayerDescriptions) are still read
+ * by map/ops' map-state builder.
+ */
+export interface MapDescription extends ArcgisObject {
+  Name?: string;
+  Rotation?: number;
+}
+
+/** An ImageDisplay: the image's size in pixels and its resolution. */
+export interface ImageDisplay extends ArcgisObject {
+  ImageWidth?: number;
+  ImageHeight?: number;
+  ImageDPI?: number;
+}
+
+/** A request that describes a map view (ComputeScale). */
+export interface MapViewRequest {
+  MapDescription?: MapDescription;
+  MapImageDisplay?: ImageDisplay;
+}
+
+/** ComputeDistance: two points (ArcGIS PointN values) of a map, and the units of the answer. */
+export interface ComputeDistanceRequest extends MapNameRequest {
+  FromPoint: ArcgisObject;
+  ToPoint: ArcgisObject;
+  Units: EsriUnits;
+}
+
+/** ToMapPoints: pixel coordinates (origin upper-left) of a map view. */
+export interface ToMapPointsRequest extends MapViewRequest {
+  ScreenXValues: number[];
+  ScreenYValues: number[];
+}
+
+/** FromMapPoints: map points (an ArcGIS MultipointN or PointN) of a map view. */
+export interface FromMapPointsRequest extends MapViewRequest {
+  MapPoints?: ArcgisObject;
+}
+
+/** FromMapPoints' answer: pixel coordinates, x and y apart. */
+export interface ScreenPoints {
+  ScreenXValues: number[];
+  ScreenYValues: number[];
+}

@@ -7,7 +7,17 @@
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
-import type { EmptyRequest, MapLayerRequest, MapNameRequest } from "../ops/types.ts";
+import type { CoordinateOperations } from "../ops/query.ts";
+import type {
+  ArcgisObject,
+  EmptyRequest,
+  ImageDisplay,
+  MapDescription,
+  MapLayerRequest,
+  MapNameRequest,
+  MapViewRequest,
+} from "../ops/types.ts";
+import { type EsriUnits, isEsriUnits } from "../geo/units.ts";
 
 /** A decoded request element's children, by local name. */
 export type DecodedRequest = Record<string, unknown>;
@@ -28,7 +38,55 @@ function requiredInt(raw: DecodedRequest, name: string, what: string): number {
   return v;
 }
 
+function isObject(v: unknown): v is ArcgisObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function optionalObject(raw: DecodedRequest, name: string): ArcgisObject | undefined {
+  const v = raw[name];
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw new InvalidRequestError(`${name} must be a complex value, not text.`);
+  return v;
+}
+
+/** A required complex value; missing, it is left for the operation to name (with the type it wants). */
+function requiredObject(raw: DecodedRequest, name: string, what: string): ArcgisObject {
+  const v = optionalObject(raw, name);
+  if (!v) throw new InvalidRequestError(`${name} is required and must be ${what}.`);
+  return v;
+}
+
+function intArray(raw: DecodedRequest, name: string): number[] {
+  const v = raw[name];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new InvalidRequestError(`${name} must be an array of Int.`);
+  return v.map((n, i) => {
+    if (typeof n !== "number" || !Number.isFinite(n)) {
+      throw new InvalidRequestError(`${name}[${i}] must be an integer pixel coordinate.`);
+    }
+    return n;
+  });
+}
+
+function units(raw: DecodedRequest, name: string): EsriUnits {
+  const v = raw[name];
+  const u = v === undefined || v === null || v === "" ? "esriUnknownUnits" : v;
+  if (!isEsriUnits(u)) {
+    throw new InvalidRequestError(
+      `${name} must be an esriUnits value such as esriMeters; got "${String(u)}".`,
+    );
+  }
+  return u;
+}
+
 const empty: RequestReader<EmptyRequest> = () => ({});
+
+function mapView(raw: DecodedRequest): MapViewRequest {
+  return {
+    MapDescription: optionalObject(raw, "MapDescription") as MapDescription | undefined,
+    MapImageDisplay: optionalObject(raw, "MapImageDisplay") as ImageDisplay | undefined,
+  };
+}
 
 function mapName(raw: DecodedRequest): MapNameRequest {
   return { MapName: optionalString(raw, "MapName") };
@@ -56,4 +114,23 @@ export const METADATA_REQUESTS: {
   IsFixedScaleMap: mapName,
   GetSQLSyntaxInfo: mapLayer,
   GetServiceConfigurationInfo: empty,
+};
+
+/** Request readers of the coordinate operations. */
+export const COORDINATE_REQUESTS: {
+  [K in keyof CoordinateOperations]: RequestReader<Parameters<CoordinateOperations[K]>[0]>;
+} = {
+  ComputeScale: mapView,
+  ComputeDistance: (raw) => ({
+    MapName: optionalString(raw, "MapName"),
+    FromPoint: requiredObject(raw, "FromPoint", "a PointN"),
+    ToPoint: requiredObject(raw, "ToPoint", "a PointN"),
+    Units: units(raw, "Units"),
+  }),
+  ToMapPoints: (raw) => ({
+    ...mapView(raw),
+    ScreenXValues: intArray(raw, "ScreenXValues"),
+    ScreenYValues: intArray(raw, "ScreenYValues"),
+  }),
+  FromMapPoints: (raw) => ({ ...mapView(raw), MapPoints: optionalObject(raw, "MapPoints") }),
 };

@@ -5,10 +5,21 @@
  *
  * @module
  */
-import type { Operation } from "../ops/types.ts";
-import { DRAW_OPERATIONS, METADATA_OPERATIONS, QUERY_OPERATIONS } from "../ops/mod.ts";
+import type { Operation, ScreenPoints } from "../ops/types.ts";
+import {
+  COORDINATE_OPERATIONS,
+  DRAW_OPERATIONS,
+  METADATA_OPERATIONS,
+  QUERY_OPERATIONS,
+} from "../ops/mod.ts";
 import type { OperationHandler, OperationTable } from "./operation.ts";
-import { METADATA_REQUESTS, type RequestReader } from "./_requests.ts";
+import { COORDINATE_REQUESTS, METADATA_REQUESTS, type RequestReader } from "./_requests.ts";
+
+/** Writes a typed result as the children of the response element. */
+export type ResultWriter<Res> = (result: Res) => Record<string, unknown>;
+
+/** Most responses carry one child, `Result`. */
+const asResult: ResultWriter<unknown> = (result) => ({ Result: result });
 
 /**
  * A SOAP handler for a typed operation.
@@ -22,17 +33,20 @@ import { METADATA_REQUESTS, type RequestReader } from "./_requests.ts";
 export function soapHandler<Req, Res>(
   op: Operation<Req, Res>,
   read: RequestReader<Req>,
+  write: ResultWriter<Res> = asResult,
 ): OperationHandler {
-  return async (raw, ctx) => ({ Result: await op(read(raw), ctx) });
+  return async (raw, ctx) => write(await op(read(raw), ctx));
 }
 
 function typedHandlers<T extends object>(
   ops: T,
   readers: { [K in keyof T]: RequestReader<unknown> },
+  writers: { [K in keyof T]?: ResultWriter<never> } = {},
 ): OperationTable {
   const out: Record<string, OperationHandler> = {};
   for (const name of Object.keys(ops) as (keyof T & string)[]) {
-    out[name] = soapHandler(ops[name] as Operation<unknown, unknown>, readers[name]);
+    const write = (writers[name] ?? asResult) as ResultWriter<unknown>;
+    out[name] = soapHandler(ops[name] as Operation<unknown, unknown>, readers[name], write);
   }
   return out;
 }
@@ -48,5 +62,9 @@ function typedHandlers<T extends object>(
 export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
   ...typedHandlers(METADATA_OPERATIONS, METADATA_REQUESTS),
   ...QUERY_OPERATIONS,
+  // FromMapPoints answers with two elements of its own, not one Result.
+  ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
+    FromMapPoints: (points: ScreenPoints) => ({ ...points }),
+  }),
   ...DRAW_OPERATIONS,
 });
