@@ -9,7 +9,9 @@ export { METADATA_OPERATIONS, type MetadataOperations } from "./metadata.ts";
 export {
   COORDINATE_OPERATIONS,
   type CoordinateOperations,
-  queryOperations as QUERY_OPERATIONS,
+  LAYER_QUERY_OPERATIONS,
+  type LayerQueryOperations,
+  queryOperations as SEARCH_OPERATIONS,
 } from "./query.ts";
 export { DRAW_OPERATIONS } from "./draw.ts";
 export type * from "./types.ts";

@@ -14,7 +14,17 @@
  * @module
  */
 import type { Feature } from "../types.ts";
-import type { MapFrame, MapLayer, OperationContext, UntypedOperation } from "./types.ts";
+import type {
+  ArcgisObject,
+  LayerDescriptionQueryRequest,
+  LayerQueryRequest,
+  MapFrame,
+  MapLayer,
+  Operation,
+  OperationContext,
+  QueryFeatureData2Request,
+  UntypedOperation,
+} from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
@@ -32,10 +42,6 @@ import {
 import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
 import { find, identify, queryHyperlinks } from "./_query_search.ts";
 
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** A layer query resolved from a request. */
 interface Target {
   frame: MapFrame;
@@ -48,7 +54,7 @@ interface Target {
 }
 
 /** By LayerID: the QueryFilter alone (it overrides the layer's definition expression). */
-function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target {
+function byLayerId(req: LayerQueryRequest, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
   const layer = findLayer(frame, req.LayerID);
   return {
@@ -61,19 +67,18 @@ function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target 
 }
 
 /** By LayerDescription: its and the layer's definition expressions AND the QueryFilter. */
-function byDescription(req: Record<string, unknown>, ctx: OperationContext): Target {
+function byDescription(req: LayerDescriptionQueryRequest, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
-  const desc = isObject(req.LayerDescription) ? req.LayerDescription : null;
-  if (!desc) throw new InvalidRequestError("LayerDescription is required (with its LayerID).");
+  const desc = req.LayerDescription;
   const layer = findLayer(frame, desc.LayerID, "LayerDescription/LayerID");
   const definitionExpressions = [
     { text: layer.definitionExpression, what: "definition expression" },
     {
-      text: typeof desc.DefinitionExpression === "string" ? desc.DefinitionExpression : "",
+      text: desc.DefinitionExpression ?? "",
       what: "LayerDescription/DefinitionExpression",
     },
   ];
-  const opts = isObject(desc.LayerResultOptions) ? desc.LayerResultOptions : {};
+  const opts = desc.LayerResultOptions ?? {};
   return {
     frame,
     layer,
@@ -165,32 +170,41 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
   }
 }
 
+/** The layer query operations by their ArcGIS names, each with its request and result type. */
+export interface LayerQueryOperations {
+  QueryFeatureCount: Operation<LayerQueryRequest, number>;
+  QueryFeatureIDs: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureData: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureCount2: Operation<LayerDescriptionQueryRequest, number>;
+  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, ArcgisObject>;
+  QueryFeatureData2: Operation<QueryFeatureData2Request, ArcgisObject>;
+}
+
 /**
- * Query operation handlers by operation name; merged into the MapServer
- * table by `map/ops/mod.ts`.
+ * The layer query operations: count, ids and data of a layer's features,
+ * by LayerID (the QueryFilter alone) or by LayerDescription.
  *
  * @example
- * ```ts
- * const reply = await queryOperations.QueryFeatureCount({ MapName: "Layers", LayerID: 0 }, ctx);
- * reply.Result; // number of features
+ * ```ts ignore
+ * const n = await LAYER_QUERY_OPERATIONS.QueryFeatureCount({ MapName: "Layers", LayerID: 0 }, ctx);
  * ```
+ */
+export const LAYER_QUERY_OPERATIONS: LayerQueryOperations = {
+  QueryFeatureCount: (req, ctx) => count(byLayerId(req, ctx)),
+  QueryFeatureIDs: (req, ctx) => ids(byLayerId(req, ctx)),
+  QueryFeatureData: (req, ctx) => recordSet(byLayerId(req, ctx), ctx),
+  QueryFeatureCount2: (req, ctx) => count(byDescription(req, ctx)),
+  QueryFeatureIDs2: (req, ctx) => ids(byDescription(req, ctx)),
+  QueryFeatureData2: (req, ctx) => queryResult(byDescription(req, ctx), req.Format, ctx),
+};
+
+/**
+ * Search operation handlers (Find, Identify, QueryHyperlinks) by operation
+ * name, not yet typed.
  */
 export const queryOperations: Record<string, UntypedOperation> = {
   Find: find,
   Identify: identify,
-  QueryFeatureCount: (req, ctx) => ({ Result: count(byLayerId(req, ctx)) }),
-  QueryFeatureIDs: (req, ctx) => ({ Result: ids(byLayerId(req, ctx)) }),
-  QueryFeatureData: (req, ctx) => ({ Result: recordSet(byLayerId(req, ctx), ctx) }),
-  QueryFeatureCount2: (req, ctx) => ({ Result: count(byDescription(req, ctx)) }),
-  QueryFeatureIDs2: (req, ctx) => ({ Result: ids(byDescription(req, ctx)) }),
-  QueryFeatureData2: async (req, ctx) => {
-    const t = byDescription(req, ctx);
-    const opts = isObject(req.QueryResultOptions) ? req.QueryResultOptions : {};
-    const format = typeof opts.Format === "string" && opts.Format !== ""
-      ? opts.Format
-      : "esriQueryResultRecordSetAsObject";
-    return { Result: await queryResult(t, format, ctx) };
-  },
   QueryHyperlinks: queryHyperlinks,
 };
 

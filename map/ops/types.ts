@@ -135,3 +135,30 @@ export interface ScreenPoints {
   ScreenXValues: number[];
   ScreenYValues: number[];
 }
+
+/** A QueryFilter (or SpatialFilter, by `$type`) as decoded; its parts are read by the filter parser. */
+export type QueryFilter = ArcgisObject;
+
+/** QueryFeatureCount, QueryFeatureIDs and QueryFeatureData: a layer by id and a filter. */
+export interface LayerQueryRequest extends MapLayerRequest {
+  QueryFilter?: QueryFilter;
+}
+
+/** A LayerDescription: a layer by id with the client's own definition expression and options. */
+export interface LayerDescription extends ArcgisObject {
+  LayerID: number;
+  DefinitionExpression?: string;
+  LayerResultOptions?: ArcgisObject;
+}
+
+/** The `*2` query operations: a layer by LayerDescription and a filter. */
+export interface LayerDescriptionQueryRequest extends MapNameRequest {
+  LayerDescription: LayerDescription;
+  QueryFilter?: QueryFilter;
+}
+
+/** QueryFeatureData2: also the form of the answer (QueryResultOptions/Format). */
+export interface QueryFeatureData2Request extends LayerDescriptionQueryRequest {
+  /** An esriQueryResultFormat; default esriQueryResultRecordSetAsObject. */
+  Format: string;
+}

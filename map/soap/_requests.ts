@@ -7,11 +7,14 @@
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
-import type { CoordinateOperations } from "../ops/query.ts";
+import type { CoordinateOperations, LayerQueryOperations } from "../ops/query.ts";
 import type {
   ArcgisObject,
   EmptyRequest,
   ImageDisplay,
+  LayerDescription,
+  LayerDescriptionQueryRequest,
+  LayerQueryRequest,
   MapDescription,
   MapLayerRequest,
   MapNameRequest,
@@ -133,4 +136,49 @@ export const COORDINATE_REQUESTS: {
     ScreenYValues: intArray(raw, "ScreenYValues"),
   }),
   FromMapPoints: (raw) => ({ ...mapView(raw), MapPoints: optionalObject(raw, "MapPoints") }),
+};
+
+function layerQuery(raw: DecodedRequest): LayerQueryRequest {
+  return { ...mapLayer(raw), QueryFilter: optionalObject(raw, "QueryFilter") };
+}
+
+function layerDescriptionQuery(raw: DecodedRequest): LayerDescriptionQueryRequest {
+  const desc = optionalObject(raw, "LayerDescription");
+  if (!desc) throw new InvalidRequestError("LayerDescription is required (with its LayerID).");
+  const id = desc.LayerID;
+  if (typeof id !== "number" || !Number.isInteger(id)) {
+    throw new InvalidRequestError(
+      "LayerDescription/LayerID is required and must be an integer layer id.",
+    );
+  }
+  return {
+    MapName: optionalString(raw, "MapName"),
+    LayerDescription: {
+      ...desc,
+      LayerID: id,
+      DefinitionExpression: typeof desc.DefinitionExpression === "string"
+        ? desc.DefinitionExpression
+        : undefined,
+      LayerResultOptions: isObject(desc.LayerResultOptions) ? desc.LayerResultOptions : undefined,
+    } satisfies LayerDescription,
+    QueryFilter: optionalObject(raw, "QueryFilter"),
+  };
+}
+
+/** Request readers of the layer query operations. */
+export const LAYER_QUERY_REQUESTS: {
+  [K in keyof LayerQueryOperations]: RequestReader<Parameters<LayerQueryOperations[K]>[0]>;
+} = {
+  QueryFeatureCount: layerQuery,
+  QueryFeatureIDs: layerQuery,
+  QueryFeatureData: layerQuery,
+  QueryFeatureCount2: layerDescriptionQuery,
+  QueryFeatureIDs2: layerDescriptionQuery,
+  QueryFeatureData2: (raw) => {
+    const options = optionalObject(raw, "QueryResultOptions") ?? {};
+    const format = typeof options.Format === "string" && options.Format !== ""
+      ? options.Format
+      : "esriQueryResultRecordSetAsObject";
+    return { ...layerDescriptionQuery(raw), Format: format };
+  },
 };

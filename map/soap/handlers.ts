@@ -9,11 +9,17 @@ import type { Operation, ScreenPoints } from "../ops/types.ts";
 import {
   COORDINATE_OPERATIONS,
   DRAW_OPERATIONS,
+  LAYER_QUERY_OPERATIONS,
   METADATA_OPERATIONS,
-  QUERY_OPERATIONS,
+  SEARCH_OPERATIONS,
 } from "../ops/mod.ts";
 import type { OperationHandler, OperationTable } from "./operation.ts";
-import { COORDINATE_REQUESTS, METADATA_REQUESTS, type RequestReader } from "./_requests.ts";
+import {
+  COORDINATE_REQUESTS,
+  LAYER_QUERY_REQUESTS,
+  METADATA_REQUESTS,
+  type RequestReader,
+} from "./_requests.ts";
 
 /** Writes a typed result as the children of the response element. */
 export type ResultWriter<Res> = (result: Res) => Record<string, unknown>;
@@ -61,7 +67,8 @@ function typedHandlers<T extends object>(
  */
 export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
   ...typedHandlers(METADATA_OPERATIONS, METADATA_REQUESTS),
-  ...QUERY_OPERATIONS,
+  ...typedHandlers(LAYER_QUERY_OPERATIONS, LAYER_QUERY_REQUESTS),
+  ...SEARCH_OPERATIONS,
   // FromMapPoints answers with two elements of its own, not one Result.
   ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
     FromMapPoints: (points: ScreenPoints) => ({ ...points }),
