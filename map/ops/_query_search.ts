@@ -7,7 +7,14 @@
  */
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapLayer, UntypedOperation } from "./types.ts";
+import type {
+  ArcgisObject,
+  FindRequest,
+  IdentifyRequest,
+  MapLayer,
+  Operation,
+  QueryHyperlinksRequest,
+} from "./types.ts";
 import { combineWhere } from "../query/mod.ts";
 import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
@@ -41,9 +48,8 @@ export function layerDefinition(ls: LayerState): WhereNode | undefined {
   );
 }
 
-function layerIdFilter(value: unknown): Set<number> | null {
-  if (!Array.isArray(value) || value.length === 0) return null;
-  return new Set(value.filter((v): v is number => typeof v === "number"));
+function layerIdFilter(ids: number[]): Set<number> | null {
+  return ids.length === 0 ? null : new Set(ids);
 }
 
 /** LayerIDs that name no layer of the map are an error, not an empty result. */
@@ -166,20 +172,24 @@ function findCandidates(
   return [...found, ...byId].sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
+/** The map-wide search operations by their ArcGIS names, each with its request and result type. */
+export interface SearchOperations {
+  Find: Operation<FindRequest, ArcgisObject[]>;
+  Identify: Operation<IdentifyRequest, ArcgisObject[]>;
+  QueryHyperlinks: Operation<QueryHyperlinksRequest, ArcgisObject[]>;
+}
+
 /** Find (§2): text search over the fields of several layers. */
-export const find: UntypedOperation = (req, ctx) => {
+const find: SearchOperations["Find"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
-  const text = typeof req.SearchString === "string" ? req.SearchString : "";
-  if (text === "") {
-    throw new InvalidRequestError("SearchString is required; give the text to find.");
-  }
+  const text = req.SearchString;
   if (text.length > MAX_LIKE_PATTERN - 2) {
     throw new InvalidRequestError(
       `SearchString has ${text.length} characters; at most ${MAX_LIKE_PATTERN - 2} are allowed.`,
     );
   }
-  const contains = req.Contains === true;
-  const names = (typeof req.SearchFields === "string" ? req.SearchFields : "")
+  const contains = req.Contains;
+  const names = req.SearchFields
     .split(",").map((s) => s.trim()).filter((s) => s !== "");
   const allLayers = req.FindOption === "esriFindAllLayers";
   const ids = layerIdFilter(req.LayerIDs);
@@ -224,7 +234,7 @@ export const find: UntypedOperation = (req, ctx) => {
       });
     }
   }
-  return { Result: results };
+  return results;
 };
 
 function expand(e: Extent, d: number): Extent {
@@ -232,21 +242,19 @@ function expand(e: Extent, d: number): Extent {
 }
 
 /** Identify (§2, §5.4): features within Tolerance pixels of SearchShape. */
-export const identify: UntypedOperation = (req, ctx) => {
+const identify: SearchOperations["Identify"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
   const display = state.display!;
   const decoded = geometryFromSoap(req.SearchShape, "SearchShape");
   const shape = toWkid(decoded.geometry, decoded.wkid, state.wkid);
-  const tolerancePx = typeof req.Tolerance === "number" ? req.Tolerance : 0;
+  const tolerancePx = req.Tolerance;
   if (tolerancePx < 0) {
     throw new InvalidRequestError("Tolerance must be zero or a positive number of pixels.");
   }
   const tol = toleranceToMapUnits(display, tolerancePx);
-  const option = typeof req.IdentifyOption === "string"
-    ? req.IdentifyOption
-    : "esriIdentifyTopmost";
+  const option = req.IdentifyOption;
   const topOne = option === "esriIdentifyTopOneWithHTMLPopup";
   const topmost = option === "esriIdentifyTopmost" || topOne;
   const allLayers = option === "esriIdentifyAllLayers";
@@ -254,7 +262,7 @@ export const identify: UntypedOperation = (req, ctx) => {
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);
   const box = geometryExtent(shape);
-  if (!box) return { Result: [] };
+  if (!box) return [];
   const searchBox = expand(box, tol);
   const max = serviceLimits(ctx.service).maxRecordCount;
   const results: SoapObject[] = [];
@@ -304,7 +312,7 @@ export const identify: UntypedOperation = (req, ctx) => {
     }
     if (topmost && features.length > 0) break;
   }
-  return { Result: results };
+  return results;
 };
 
 function escapeHtml(text: string): string {
@@ -329,7 +337,7 @@ function anchor(g: Geometry): Position {
 }
 
 /** QueryHyperlinks (§2): hyperlink values of the features inside the current map extent. */
-export const queryHyperlinks: UntypedOperation = (req, ctx) => {
+const queryHyperlinks: SearchOperations["QueryHyperlinks"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);
@@ -365,5 +373,19 @@ export const queryHyperlinks: UntypedOperation = (req, ctx) => {
       results.push({ Location: { $type: "PointN", X: x, Y: y }, URL: url });
     }
   }
-  return { Result: results };
+  return results;
+};
+
+/**
+ * The map-wide searches: Find, Identify and QueryHyperlinks.
+ *
+ * @example
+ * ```ts ignore
+ * const hits = await SEARCH_OPERATIONS.QueryHyperlinks({ MapDescription, LayerIDs: [] }, ctx);
+ * ```
+ */
+export const SEARCH_OPERATIONS: SearchOperations = {
+  Find: find,
+  Identify: identify,
+  QueryHyperlinks: queryHyperlinks,
 };

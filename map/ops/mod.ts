@@ -11,7 +11,8 @@ export {
   type CoordinateOperations,
   LAYER_QUERY_OPERATIONS,
   type LayerQueryOperations,
-  queryOperations as SEARCH_OPERATIONS,
+  SEARCH_OPERATIONS,
+  type SearchOperations,
 } from "./query.ts";
 export { DRAW_OPERATIONS } from "./draw.ts";
 export type * from "./types.ts";

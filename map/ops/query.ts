@@ -23,7 +23,6 @@ import type {
   Operation,
   OperationContext,
   QueryFeatureData2Request,
-  UntypedOperation,
 } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -40,7 +39,6 @@ import {
   shapeOptionsOf,
 } from "./_query_shape_options.ts";
 import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
-import { find, identify, queryHyperlinks } from "./_query_search.ts";
 
 /** A layer query resolved from a request. */
 interface Target {
@@ -198,14 +196,5 @@ export const LAYER_QUERY_OPERATIONS: LayerQueryOperations = {
   QueryFeatureData2: (req, ctx) => queryResult(byDescription(req, ctx), req.Format, ctx),
 };
 
-/**
- * Search operation handlers (Find, Identify, QueryHyperlinks) by operation
- * name, not yet typed.
- */
-export const queryOperations: Record<string, UntypedOperation> = {
-  Find: find,
-  Identify: identify,
-  QueryHyperlinks: queryHyperlinks,
-};
-
+export { SEARCH_OPERATIONS, type SearchOperations } from "./_query_search.ts";
 export { COORDINATE_OPERATIONS, type CoordinateOperations } from "./_query_coords.ts";

@@ -162,3 +162,30 @@ export interface QueryFeatureData2Request extends LayerDescriptionQueryRequest {
   /** An esriQueryResultFormat; default esriQueryResultRecordSetAsObject. */
   Format: string;
 }
+
+/** Find: text searched in the fields of a map's layers. */
+export interface FindRequest extends MapViewRequest {
+  SearchString: string;
+  /** Whether a field may contain the text rather than equal it. */
+  Contains: boolean;
+  /** Comma-separated field names; empty = every field. */
+  SearchFields: string;
+  /** esriFindAllLayers or esriFindVisibleLayers. */
+  FindOption: string;
+  /** Layers to search; empty = every (visible) layer. */
+  LayerIDs: number[];
+}
+
+/** Identify: features within Tolerance pixels of a shape (an ArcGIS geometry value). */
+export interface IdentifyRequest extends MapViewRequest {
+  SearchShape: ArcgisObject;
+  Tolerance: number;
+  /** An esriIdentifyOption; default esriIdentifyTopmost. */
+  IdentifyOption: string;
+  LayerIDs: number[];
+}
+
+/** QueryHyperlinks: the hyperlinks of features in the current extent. */
+export interface QueryHyperlinksRequest extends MapViewRequest {
+  LayerIDs: number[];
+}

@@ -7,7 +7,7 @@
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
-import type { CoordinateOperations, LayerQueryOperations } from "../ops/query.ts";
+import type { CoordinateOperations, LayerQueryOperations, SearchOperations } from "../ops/query.ts";
 import type {
   ArcgisObject,
   EmptyRequest,
@@ -181,4 +181,48 @@ export const LAYER_QUERY_REQUESTS: {
       : "esriQueryResultRecordSetAsObject";
     return { ...layerDescriptionQuery(raw), Format: format };
   },
+};
+
+function optionalNumber(raw: DecodedRequest, name: string, fallback: number): number {
+  const v = raw[name];
+  return typeof v === "number" ? v : fallback;
+}
+
+function stringOr(raw: DecodedRequest, name: string, fallback: string): string {
+  const v = raw[name];
+  return typeof v === "string" && v !== "" ? v : fallback;
+}
+
+/** LayerIDs: the integers of an ArrayOfInt (empty = no restriction). */
+function layerIds(raw: DecodedRequest): number[] {
+  const v = raw.LayerIDs;
+  return Array.isArray(v) ? v.filter((n): n is number => typeof n === "number") : [];
+}
+
+/** Request readers of the map-wide searches. */
+export const SEARCH_REQUESTS: {
+  [K in keyof SearchOperations]: RequestReader<Parameters<SearchOperations[K]>[0]>;
+} = {
+  Find: (raw) => {
+    const text = optionalString(raw, "SearchString") ?? "";
+    if (text === "") {
+      throw new InvalidRequestError("SearchString is required; give the text to find.");
+    }
+    return {
+      ...mapView(raw),
+      SearchString: text,
+      Contains: raw.Contains === true,
+      SearchFields: optionalString(raw, "SearchFields") ?? "",
+      FindOption: stringOr(raw, "FindOption", "esriFindVisibleLayers"),
+      LayerIDs: layerIds(raw),
+    };
+  },
+  Identify: (raw) => ({
+    ...mapView(raw),
+    SearchShape: requiredObject(raw, "SearchShape", "a geometry"),
+    Tolerance: optionalNumber(raw, "Tolerance", 0),
+    IdentifyOption: stringOr(raw, "IdentifyOption", "esriIdentifyTopmost"),
+    LayerIDs: layerIds(raw),
+  }),
+  QueryHyperlinks: (raw) => ({ ...mapView(raw), LayerIDs: layerIds(raw) }),
 };

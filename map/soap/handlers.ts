@@ -19,6 +19,7 @@ import {
   LAYER_QUERY_REQUESTS,
   METADATA_REQUESTS,
   type RequestReader,
+  SEARCH_REQUESTS,
 } from "./_requests.ts";
 
 /** Writes a typed result as the children of the response element. */
@@ -68,7 +69,7 @@ function typedHandlers<T extends object>(
 export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
   ...typedHandlers(METADATA_OPERATIONS, METADATA_REQUESTS),
   ...typedHandlers(LAYER_QUERY_OPERATIONS, LAYER_QUERY_REQUESTS),
-  ...SEARCH_OPERATIONS,
+  ...typedHandlers(SEARCH_OPERATIONS, SEARCH_REQUESTS),
   // FromMapPoints answers with two elements of its own, not one Result.
   ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
     FromMapPoints: (points: ScreenPoints) => ({ ...points }),
