@@ -13,7 +13,15 @@
  */
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
-import type { MapFrame, OperationContext, UntypedOperation } from "./types.ts";
+import type {
+  ArcgisObject,
+  CacheLayerRequest,
+  MapFrame,
+  MapNameRequest,
+  Operation,
+  OperationContext,
+  TileRequest,
+} from "./types.ts";
 import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 
@@ -37,13 +45,6 @@ function notCached(frame: MapFrame): InvalidRequestError {
   );
 }
 
-function int(v: unknown, what: string): number {
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    throw new InvalidRequestError(`${what} is required and must be an integer.`);
-  }
-  return v;
-}
-
 const FORMAT_NAMES: Record<string, string> = {
   png8: "PNG8",
   png24: "PNG24",
@@ -65,12 +66,12 @@ function formatMatches(requested: string, stored: string): boolean {
   return false;
 }
 
-async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
+async function mapTile(req: TileRequest, ctx: OperationContext): Promise<Uint8Array> {
   const frame = findMap(ctx.service, req.MapName);
   const cache = ctx.tiles.cacheFor(ctx.service, frame);
   if (!cache) throw notCached(frame);
-  const level = int(req.Level, "Level"), row = int(req.Row, "Row"), col = int(req.Column, "Column");
-  if (typeof req.Format === "string" && !formatMatches(req.Format, cache.format)) {
+  const level = req.Level, row = req.Row, col = req.Column;
+  if (req.Format !== undefined && !formatMatches(req.Format, cache.format)) {
     throw new InvalidRequestError(
       `Tiles of map "${frame.name}" are stored as ${FORMAT_NAMES[cache.format]}; ask for Format ` +
         `"${cache.format === "jpg" ? "jpg" : "png"}" or leave Format out.`,
@@ -78,7 +79,7 @@ async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
   }
   try {
     const t = await cache.tile(level, row, col);
-    return { Result: t.data };
+    return t.data;
   } catch (e) {
     if (e instanceof TileNotFoundError) {
       throw new InvalidRequestError(e.message, { Level: level, Row: row, Column: col });
@@ -87,59 +88,75 @@ async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
   }
 }
 
-/** Handlers of the tile-cache operations. */
-export const TILE_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
+/** The tile-cache operations by their ArcGIS names, each with its request and result type. */
+export interface TileOperations {
+  HasSingleFusedMapCache: Operation<MapNameRequest, boolean>;
+  GetTileCacheInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetTileImageInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetCacheControlInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetMapTile: Operation<TileRequest, Uint8Array>;
+  HasLayerCache: Operation<CacheLayerRequest, boolean>;
+  GetLayerTile: Operation<MapNameRequest, Uint8Array>;
+  GetVirtualCacheDirectory: Operation<CacheLayerRequest, string>;
+  GetCacheName: Operation<CacheLayerRequest, string>;
+}
+
+/**
+ * The tile-cache operations, answered from the server's tile caches.
+ *
+ * @example
+ * ```ts ignore
+ * const png = await TILE_OPERATIONS.GetMapTile({ MapName: "WebMercator", Level: 3, Row: 2, Column: 5 }, ctx);
+ * ```
+ */
+export const TILE_OPERATIONS: TileOperations = {
   HasSingleFusedMapCache(req, ctx) {
-    return { Result: frameTiling(findMap(ctx.service, req.MapName)) !== null };
+    return frameTiling(findMap(ctx.service, req.MapName)) !== null;
   },
 
   GetTileCacheInfo(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     const t = frameTiling(frame);
     // An uncached map answers with the required members only ("all properties are null").
-    if (!t) return { Result: { TileCols: 0, TileRows: 0, DPI: 0 } };
+    if (!t) return { TileCols: 0, TileRows: 0, DPI: 0 };
     const s = t.scheme;
     return {
-      Result: {
-        SpatialReference: esriSpatialReference(frame.wkid),
-        TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
-        TileCols: s.tileSize,
-        TileRows: s.tileSize,
-        DPI: s.dpi,
-        LODInfos: s.lods.map((l) => ({
-          LevelID: l.level,
-          Scale: l.scale,
-          Resolution: l.resolution,
-        })),
-        PreciseDPI: s.dpi,
-      },
+      SpatialReference: esriSpatialReference(frame.wkid),
+      TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
+      TileCols: s.tileSize,
+      TileRows: s.tileSize,
+      DPI: s.dpi,
+      LODInfos: s.lods.map((l) => ({
+        LevelID: l.level,
+        Scale: l.scale,
+        Resolution: l.resolution,
+      })),
+      PreciseDPI: s.dpi,
     };
   },
 
   GetTileImageInfo(req, ctx) {
     const t = frameTiling(findMap(ctx.service, req.MapName));
-    if (!t) return { Result: { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" } };
+    if (!t) return { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" };
     return {
-      Result: {
-        CacheTileFormat: FORMAT_NAMES[t.format],
-        CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
-        Antialiasing: "true",
-      },
+      CacheTileFormat: FORMAT_NAMES[t.format],
+      CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
+      Antialiasing: "true",
     };
   },
 
   GetCacheControlInfo(req, ctx) {
     findMap(ctx.service, req.MapName);
-    return { Result: { ClientCachingAllowed: true } };
+    return { ClientCachingAllowed: true };
   },
 
   GetMapTile: mapTile,
 
   HasLayerCache(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) findLayer(frame, req.LayerID);
+    if (req.LayerID !== -1) findLayer(frame, req.LayerID);
     // Only fused (whole-map) caches exist here, as on ArcGIS 10.1+.
-    return { Result: false };
+    return false;
   },
 
   GetLayerTile(req, ctx) {
@@ -153,24 +170,24 @@ export const TILE_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
   GetVirtualCacheDirectory(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     if (!frameTiling(frame)) throw notCached(frame);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+    if (req.LayerID !== -1) {
       findLayer(frame, req.LayerID);
       throw new InvalidRequestError(
-        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+        `Layer ${req.LayerID} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
-    return { Result: virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name) };
+    return virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name);
   },
 
   GetCacheName(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     if (!frameTiling(frame)) throw notCached(frame);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+    if (req.LayerID !== -1) {
       findLayer(frame, req.LayerID);
       throw new InvalidRequestError(
-        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+        `Layer ${req.LayerID} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
-    return { Result: "_alllayers" };
+    return "_alllayers";
   },
 };

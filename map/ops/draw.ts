@@ -31,7 +31,6 @@ import type { MapFrame, MapService, OperationContext, UntypedOperation } from ".
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
-import { TILE_OPERATIONS } from "./_draw_tiles.ts";
 import { graphicsFromSoap, intList, layerOverrides } from "./_draw_request.ts";
 
 function isObject(v: unknown): v is SoapObject {
@@ -260,11 +259,12 @@ const getLegendInfo2: UntypedOperation = async (req, ctx) => {
   return { Result: await legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType) };
 };
 
-/** Handlers of the drawing and tile-cache operations. */
+/** Handlers of the drawing operations (not yet typed). */
 export const DRAW_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
   ExportMapImage: exportMapImage,
   ExportScaleBar: exportScaleBar,
   GetLegendInfo: getLegendInfo,
   GetLegendInfo2: getLegendInfo2,
-  ...TILE_OPERATIONS,
 };
+
+export { TILE_OPERATIONS, type TileOperations } from "./_draw_tiles.ts";

@@ -189,3 +189,17 @@ export interface IdentifyRequest extends MapViewRequest {
 export interface QueryHyperlinksRequest extends MapViewRequest {
   LayerIDs: number[];
 }
+
+/** GetMapTile: one tile of a map's fused cache. */
+export interface TileRequest extends MapNameRequest {
+  Level: number;
+  Row: number;
+  Column: number;
+  /** png, png32, jpg, ...; missing = the cache's own format. */
+  Format?: string;
+}
+
+/** A request about a layer's cache; LayerID -1 names the map's fused cache. */
+export interface CacheLayerRequest extends MapNameRequest {
+  LayerID: number;
+}

@@ -7,9 +7,11 @@
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
+import type { TileOperations } from "../ops/draw.ts";
 import type { CoordinateOperations, LayerQueryOperations, SearchOperations } from "../ops/query.ts";
 import type {
   ArcgisObject,
+  CacheLayerRequest,
   EmptyRequest,
   ImageDisplay,
   LayerDescription,
@@ -226,3 +228,39 @@ export const SEARCH_REQUESTS: {
   }),
   QueryHyperlinks: (raw) => ({ ...mapView(raw), LayerIDs: layerIds(raw) }),
 };
+
+function cacheLayer(raw: DecodedRequest): CacheLayerRequest {
+  return { MapName: optionalString(raw, "MapName"), LayerID: optionalNumber(raw, "LayerID", -1) };
+}
+
+const integer = "an integer";
+
+/** Request readers of the tile-cache operations. */
+export const TILE_REQUESTS: {
+  [K in keyof TileOperations]: RequestReader<Parameters<TileOperations[K]>[0]>;
+} = {
+  HasSingleFusedMapCache: mapName,
+  GetTileCacheInfo: mapName,
+  GetTileImageInfo: mapName,
+  GetCacheControlInfo: mapName,
+  GetMapTile: (raw) => ({
+    MapName: optionalString(raw, "MapName"),
+    Level: requiredIntMust(raw, "Level", integer),
+    Row: requiredIntMust(raw, "Row", integer),
+    Column: requiredIntMust(raw, "Column", integer),
+    Format: optionalString(raw, "Format"),
+  }),
+  HasLayerCache: cacheLayer,
+  GetLayerTile: mapName,
+  GetVirtualCacheDirectory: cacheLayer,
+  GetCacheName: cacheLayer,
+};
+
+/** A required integer: "<name> is required and must be <what>." */
+function requiredIntMust(raw: DecodedRequest, name: string, what: string): number {
+  const v = raw[name];
+  if (typeof v !== "number" || !Number.isInteger(v)) {
+    throw new InvalidRequestError(`${name} is required and must be ${what}.`);
+  }
+  return v;
+}

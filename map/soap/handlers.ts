@@ -12,6 +12,7 @@ import {
   LAYER_QUERY_OPERATIONS,
   METADATA_OPERATIONS,
   SEARCH_OPERATIONS,
+  TILE_OPERATIONS,
 } from "../ops/mod.ts";
 import type { OperationHandler, OperationTable } from "./operation.ts";
 import {
@@ -20,6 +21,7 @@ import {
   METADATA_REQUESTS,
   type RequestReader,
   SEARCH_REQUESTS,
+  TILE_REQUESTS,
 } from "./_requests.ts";
 
 /** Writes a typed result as the children of the response element. */
@@ -75,4 +77,5 @@ export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
     FromMapPoints: (points: ScreenPoints) => ({ ...points }),
   }),
   ...DRAW_OPERATIONS,
+  ...typedHandlers(TILE_OPERATIONS, TILE_REQUESTS),
 });
