@@ -6,7 +6,7 @@
  *
  * Requests are turned into plain render jobs here (map state from
  * `_query_map_state.ts`, so every operation agrees on extent and scale)
- * and drawn by the shared renderer (a worker pool when configured).
+ * and drawn by the server's renderer (`ctx.renderer`, a worker pool or in process).
  *
  * @module
  */
@@ -27,11 +27,22 @@ import {
 } from "../render/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
-import type { MapFrame, MapService, OperationContext, UntypedOperation } from "./types.ts";
+import type {
+  ArcgisObject,
+  ExportMapImageRequest,
+  ExportScaleBarRequest,
+  GetLegendInfo2Request,
+  GetLegendInfoRequest,
+  ImageDisplay,
+  MapFrame,
+  MapService,
+  Operation,
+  OperationContext,
+} from "./types.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
-import { graphicsFromSoap, intList, layerOverrides } from "./_draw_request.ts";
+import { graphicsFromSoap, layerOverrides } from "./_draw_request.ts";
 
 function isObject(v: unknown): v is SoapObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -40,11 +51,11 @@ function isObject(v: unknown): v is SoapObject {
 /** Width/height/DPI of an ImageDisplay, checked against the service's image limits before drawing. */
 function imageSize(
   service: MapService,
-  display: unknown,
+  display: ImageDisplay | undefined,
   what: string,
   fallback?: { w: number; h: number },
 ): { w: number; h: number; dpi: number } {
-  const d = isObject(display) ? display : {};
+  const d = display ?? {};
   let w = d.ImageWidth, h = d.ImageHeight;
   if ((w === undefined || w === 0) && (h === undefined || h === 0) && fallback) {
     ({ w, h } = fallback);
@@ -82,11 +93,19 @@ async function imagePayload(
   return { ImageURL: `${ctx.outputUrl}/${name}` };
 }
 
-const exportMapImage: UntypedOperation = async (req, ctx) => {
-  const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
+/** The drawing operations by their ArcGIS names, each with its request and result type. */
+export interface DrawOperations {
+  ExportMapImage: Operation<ExportMapImageRequest, ArcgisObject>;
+  ExportScaleBar: Operation<ExportScaleBarRequest, ArcgisObject>;
+  GetLegendInfo: Operation<GetLegendInfoRequest, ArcgisObject[]>;
+  GetLegendInfo2: Operation<GetLegendInfo2Request, ArcgisObject[]>;
+}
+
+const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
+  const idesc = req.ImageDescription;
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay");
   const type = imageTypeFromSoap(idesc.ImageType);
-  const md = isObject(req.MapDescription) ? req.MapDescription : {};
+  const md = req.MapDescription;
   const state = mapStateFrom(ctx.service, md, {
     ImageWidth: size.w,
     ImageHeight: size.h,
@@ -96,7 +115,7 @@ const exportMapImage: UntypedOperation = async (req, ctx) => {
     requireDisplay: true,
   });
   const display = state.display!;
-  const imageDisplay = isObject(idesc.ImageDisplay) ? idesc.ImageDisplay : {};
+  const imageDisplay = idesc.ImageDisplay ?? {};
   const bgSymbol = isObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
   const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
   const transparent = colorFromSoap(md.TransparentColor, null) ??
@@ -124,21 +143,19 @@ const exportMapImage: UntypedOperation = async (req, ctx) => {
     },
   }, () => toRenderMap(state.frame));
   return {
-    Result: {
-      ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
-      Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
-      VisibleLayerIDs: result.visibleLayerIds,
-      MapScale: result.scale,
-      ImageHeight: result.heightPx,
-      ImageWidth: result.widthPx,
-      ImageDPI: result.dpi,
-      ImageType: result.mime,
-    },
+    ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
+    Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
+    VisibleLayerIDs: result.visibleLayerIds,
+    MapScale: result.scale,
+    ImageHeight: result.heightPx,
+    ImageWidth: result.widthPx,
+    ImageDPI: result.dpi,
+    ImageType: result.mime,
   };
 };
 
-const exportScaleBar: UntypedOperation = async (req, ctx) => {
-  const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
+const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
+  const idesc = req.ImageDescription;
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay", {
     w: 400,
     h: 50,
@@ -163,13 +180,11 @@ const exportScaleBar: UntypedOperation = async (req, ctx) => {
     },
   });
   return {
-    Result: {
-      ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
-      ImageHeight: size.h,
-      ImageWidth: size.w,
-      ImageDPI: size.dpi,
-      ImageType: img.mime,
-    },
+    ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
+    ImageHeight: size.h,
+    ImageWidth: size.w,
+    ImageDPI: size.dpi,
+    ImageType: img.mime,
   };
 };
 
@@ -233,34 +248,39 @@ async function legendInfos(
   return out;
 }
 
-const getLegendInfo: UntypedOperation = async (req, ctx) => {
+const getLegendInfo: DrawOperations["GetLegendInfo"] = (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
-  const ids = intList(req.LayerIDs);
-  return {
-    Result: await legendInfos(
-      ctx,
-      frame,
-      ids.length ? ids : frame.layers.map((l) => l.id),
-      req.LegendPatch,
-      req.ImageType,
-    ),
-  };
+  const ids = req.LayerIDs;
+  return legendInfos(
+    ctx,
+    frame,
+    ids.length ? ids : frame.layers.map((l) => l.id),
+    req.LegendPatch,
+    req.ImageType,
+  );
 };
 
-const getLegendInfo2: UntypedOperation = async (req, ctx) => {
+const getLegendInfo2: DrawOperations["GetLegendInfo2"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     displayName: "MapImageDisplay",
   });
-  const ids = intList(req.LayerIDs);
+  const ids = req.LayerIDs;
   // Without explicit ids the legend shows what the described map draws: visible layers in scale range.
   const shown = ids.length
     ? ids
     : state.layers.filter((ls) => isLayerVisible(state, ls)).map((ls) => ls.layer.id);
-  return { Result: await legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType) };
+  return legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType);
 };
 
-/** Handlers of the drawing operations (not yet typed). */
-export const DRAW_OPERATIONS: Readonly<Record<string, UntypedOperation>> = {
+/**
+ * The drawing operations: map images, scale bars and legends.
+ *
+ * @example
+ * ```ts ignore
+ * const image = await DRAW_OPERATIONS.ExportMapImage({ MapDescription, ImageDescription }, ctx);
+ * ```
+ */
+export const DRAW_OPERATIONS: DrawOperations = {
   ExportMapImage: exportMapImage,
   ExportScaleBar: exportScaleBar,
   GetLegendInfo: getLegendInfo,

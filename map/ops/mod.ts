@@ -14,5 +14,10 @@ export {
   SEARCH_OPERATIONS,
   type SearchOperations,
 } from "./query.ts";
-export { DRAW_OPERATIONS, TILE_OPERATIONS, type TileOperations } from "./draw.ts";
+export {
+  DRAW_OPERATIONS,
+  type DrawOperations,
+  TILE_OPERATIONS,
+  type TileOperations,
+} from "./draw.ts";
 export type * from "./types.ts";

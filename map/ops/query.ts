@@ -1,8 +1,8 @@
 /**
- * The query operations of the MapServer SOAP interface: Find, Identify,
- * QueryFeatureCount/IDs/Data (by LayerID) and their `*2` forms (by
- * LayerDescription), QueryHyperlinks, ComputeScale, ComputeDistance,
- * ToMapPoints and FromMapPoints.
+ * The query operations of the MapServer: QueryFeatureCount/IDs/Data (by
+ * LayerID) and their `*2` forms (by LayerDescription) here; the map-wide
+ * searches (Find, Identify, QueryHyperlinks) and the coordinate operations
+ * (ComputeScale, ComputeDistance, To/FromMapPoints) are re-exported.
  *
  * Semantics (spec §2, §5.6, §5.7): the by-LayerID operations apply only
  * the request's QueryFilter (it overrides the layer's definition

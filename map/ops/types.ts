@@ -80,16 +80,6 @@ export interface MapLayerRequest extends MapNameRequest {
 }
 
 /**
- * An operation of a family not yet given typed requests (query and drawing):
- * decoded ArcGIS values in, the response's children out. Replaced family by
- * family by {@link Operation}.
- */
-export type UntypedOperation = (
-  req: ArcgisObject,
-  ctx: OperationContext,
-) => ArcgisObject | Promise<ArcgisObject>;
-
-/**
  * A MapDescription as decoded: the members the operations read, by their
  * ArcGIS names; nested values (MapArea, LayerDescriptions) are still read
  * by map/ops' map-state builder.
@@ -203,3 +193,38 @@ export interface TileRequest extends MapNameRequest {
 export interface CacheLayerRequest extends MapNameRequest {
   LayerID: number;
 }
+
+/** An ImageDescription: the image's size and its type (format, return by URL or data). */
+export interface ImageDescription extends ArcgisObject {
+  ImageDisplay?: ImageDisplay;
+  ImageType?: ArcgisObject;
+}
+
+/** ExportMapImage: a map view drawn as an image. */
+export interface ExportMapImageRequest {
+  MapDescription: MapDescription;
+  ImageDescription: ImageDescription;
+}
+
+/** ExportScaleBar: a scale bar for a map view. */
+export interface ExportScaleBarRequest {
+  ScaleBar?: ArcgisObject;
+  MapDescription?: MapDescription;
+  MapDisplay?: ImageDisplay;
+  BackGroundColor?: ArcgisObject;
+  ImageDescription: ImageDescription;
+}
+
+/** What both legend operations take besides the map: layers, patch size and image type. */
+export interface LegendOptions {
+  /** Layers to describe; empty = every layer (GetLegendInfo) or every drawn one (GetLegendInfo2). */
+  LayerIDs: number[];
+  LegendPatch?: ArcgisObject;
+  ImageType?: ArcgisObject;
+}
+
+/** GetLegendInfo: legends of a map's layers by map name. */
+export interface GetLegendInfoRequest extends MapNameRequest, LegendOptions {}
+
+/** GetLegendInfo2: legends of the layers a map view draws. */
+export interface GetLegendInfo2Request extends MapViewRequest, LegendOptions {}

@@ -7,12 +7,13 @@
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
-import type { TileOperations } from "../ops/draw.ts";
+import type { DrawOperations, TileOperations } from "../ops/draw.ts";
 import type { CoordinateOperations, LayerQueryOperations, SearchOperations } from "../ops/query.ts";
 import type {
   ArcgisObject,
   CacheLayerRequest,
   EmptyRequest,
+  ImageDescription,
   ImageDisplay,
   LayerDescription,
   LayerDescriptionQueryRequest,
@@ -198,7 +199,9 @@ function stringOr(raw: DecodedRequest, name: string, fallback: string): string {
 /** LayerIDs: the integers of an ArrayOfInt (empty = no restriction). */
 function layerIds(raw: DecodedRequest): number[] {
   const v = raw.LayerIDs;
-  return Array.isArray(v) ? v.filter((n): n is number => typeof n === "number") : [];
+  return Array.isArray(v)
+    ? v.filter((n): n is number => typeof n === "number" && Number.isInteger(n))
+    : [];
 }
 
 /** Request readers of the map-wide searches. */
@@ -264,3 +267,41 @@ function requiredIntMust(raw: DecodedRequest, name: string, what: string): numbe
   }
   return v;
 }
+
+function imageDescription(raw: DecodedRequest): ImageDescription {
+  const d = optionalObject(raw, "ImageDescription") ?? {};
+  return {
+    ...d,
+    ImageDisplay: optionalObject(d, "ImageDisplay") as ImageDisplay | undefined,
+    ImageType: optionalObject(d, "ImageType"),
+  };
+}
+
+/** Request readers of the drawing operations. */
+export const DRAW_REQUESTS: {
+  [K in keyof DrawOperations]: RequestReader<Parameters<DrawOperations[K]>[0]>;
+} = {
+  ExportMapImage: (raw) => ({
+    MapDescription: (optionalObject(raw, "MapDescription") ?? {}) as MapDescription,
+    ImageDescription: imageDescription(raw),
+  }),
+  ExportScaleBar: (raw) => ({
+    ScaleBar: optionalObject(raw, "ScaleBar"),
+    MapDescription: optionalObject(raw, "MapDescription") as MapDescription | undefined,
+    MapDisplay: optionalObject(raw, "MapDisplay") as ImageDisplay | undefined,
+    BackGroundColor: optionalObject(raw, "BackGroundColor"),
+    ImageDescription: imageDescription(raw),
+  }),
+  GetLegendInfo: (raw) => ({
+    MapName: optionalString(raw, "MapName"),
+    LayerIDs: layerIds(raw),
+    LegendPatch: optionalObject(raw, "LegendPatch"),
+    ImageType: optionalObject(raw, "ImageType"),
+  }),
+  GetLegendInfo2: (raw) => ({
+    ...mapView(raw),
+    LayerIDs: layerIds(raw),
+    LegendPatch: optionalObject(raw, "LegendPatch"),
+    ImageType: optionalObject(raw, "ImageType"),
+  }),
+};

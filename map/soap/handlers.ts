@@ -17,6 +17,7 @@ import {
 import type { OperationHandler, OperationTable } from "./operation.ts";
 import {
   COORDINATE_REQUESTS,
+  DRAW_REQUESTS,
   LAYER_QUERY_REQUESTS,
   METADATA_REQUESTS,
   type RequestReader,
@@ -76,6 +77,6 @@ export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
   ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
     FromMapPoints: (points: ScreenPoints) => ({ ...points }),
   }),
-  ...DRAW_OPERATIONS,
+  ...typedHandlers(DRAW_OPERATIONS, DRAW_REQUESTS),
   ...typedHandlers(TILE_OPERATIONS, TILE_REQUESTS),
 });
