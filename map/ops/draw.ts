@@ -21,9 +21,7 @@ import {
   type OutputFormat,
   patchPixels,
   type PatchSpec,
-  rendererOf,
   scaleBarFromSoap,
-  toRenderMap,
 } from "../render/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
@@ -141,7 +139,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
       graphics: graphicsFromSoap(md.CustomGraphics, state.wkid),
       format: type.format,
     },
-  }, () => toRenderMap(state.frame));
+  }, () => state.frame);
   return {
     ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
     Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
@@ -212,9 +210,9 @@ async function legendInfos(
   const patch = patchFromSoap(patchValue, type.format);
   // Each layer once, whatever the request repeats.
   const layers = [...new Set(layerIds)].map((id) => findLayer(frame, id));
-  const classes = layers.map((l) => rendererClasses(rendererOf(l)));
+  const classes = layers.map((l) => rendererClasses(l.renderer));
   const symbols = layers.flatMap((l, i) =>
-    classes[i].map((c) => ({ symbol: c.symbol, transparency: rendererOf(l).transparency }))
+    classes[i].map((c) => ({ symbol: c.symbol, transparency: l.renderer.transparency }))
   );
   const swatches = symbols.length
     ? await ctx.renderer.run({ kind: "swatches", symbols, patch })
@@ -223,7 +221,7 @@ async function legendInfos(
   let k = 0;
   const out: SoapObject[] = [];
   for (const [i, layer] of layers.entries()) {
-    const r = rendererOf(layer);
+    const r = layer.renderer;
     const legendClasses: SoapObject[] = [];
     for (const c of classes[i]) {
       const s = swatches[k++];

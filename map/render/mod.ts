@@ -55,13 +55,6 @@ export {
   renderSwatch,
   type Swatch,
 } from "./legend.ts";
-export {
-  type FrameLike,
-  type LayerLike,
-  rendererOf,
-  toRenderLayer,
-  toRenderMap,
-} from "./map_of.ts";
 export { DEFAULT_OUTPUT_MAX_AGE_MS, OutputFolder, sweepOutput } from "./output.ts";
 export {
   documentRenderPool,

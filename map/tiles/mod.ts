@@ -8,8 +8,7 @@
  */
 import { normalizeWkid } from "../geo/projection.ts";
 import { formatFromName, type OutputFormat } from "../render/encode.ts";
-import type { FrameLike, LayerLike } from "../render/map_of.ts";
-import { toRenderMap } from "../render/map_of.ts";
+import type { RenderLayer, RenderMap } from "../render/types.ts";
 import type { Renderer } from "../render/pool.ts";
 import { type ChangeFeed, type SeedProgress, TileCache } from "./cache.ts";
 import { progressBar, type ProgressOptions } from "../../data/progress.ts";
@@ -42,7 +41,7 @@ export { etagOf, TileStore } from "./store.ts";
 export interface ServiceLike {
   name: string;
   defaultMapName?: string;
-  maps: readonly FrameLike[];
+  maps: readonly RenderMap[];
 }
 
 /** Settings of a server's tile caches. */
@@ -54,13 +53,13 @@ export interface TilesOptions {
   /** The recruitment catalogue, whose changes drive precise invalidation. */
   changes?: ChangeFeed | null;
   /** Which layers draw competitions from that catalogue (default: document source `competitions`). */
-  isCompetitionLayer?: (layer: LayerLike) => boolean;
+  isCompetitionLayer?: (layer: RenderLayer) => boolean;
   /** Metatile side in tiles (default 4). */
   metatile?: number;
 }
 
 /** Layers whose document source is the recruitment catalogue's competitions (map/document). */
-function defaultIsCompetitionLayer(layer: LayerLike): boolean {
+function defaultIsCompetitionLayer(layer: RenderLayer): boolean {
   const spec = (layer as { sourceSpec?: { type?: unknown } }).sourceSpec;
   return spec?.type === "competitions";
 }
@@ -76,7 +75,7 @@ interface TilingEntry {
 
 /** Scheme, format and quality of a cached map, or null when the map is not cached. */
 export function frameTiling(
-  frame: FrameLike,
+  frame: RenderMap,
 ): { scheme: TilingScheme; format: OutputFormat; quality: number } | null {
   const t = (frame as { tiling?: TilingEntry | null }).tiling;
   if (!t) return null;
@@ -114,7 +113,7 @@ function safeName(s: string): string {
  */
 export class TileCaches {
   readonly #opts: TilesOptions;
-  readonly #caches = new Map<string, { frame: FrameLike; cache: TileCache }>();
+  readonly #caches = new Map<string, { frame: RenderMap; cache: TileCache }>();
 
   /** Keeps the settings; no file is opened before the first tile. */
   constructor(opts: TilesOptions) {
@@ -122,14 +121,14 @@ export class TileCaches {
   }
 
   /** The tile cache of `frame` in `service`, or null when the map is not cached. */
-  cacheFor(service: ServiceLike, frame: FrameLike): TileCache | null {
+  cacheFor(service: ServiceLike, frame: RenderMap): TileCache | null {
     const key = `${service.name}\u0000${frame.name}`;
     const hit = this.#caches.get(key);
     if (hit && hit.frame === frame) return hit.cache;
     hit?.cache.close();
     const tiling = frameTiling(frame);
     if (!tiling) return null;
-    const map = toRenderMap(frame);
+    const map = frame;
     const isCompetition = this.#opts.isCompetitionLayer ?? defaultIsCompetitionLayer;
     const competitionIds = frame.layers.filter((l) => isCompetition(l)).map((l) => l.id);
     const renderer = this.#opts.renderer;
