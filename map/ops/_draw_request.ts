@@ -8,13 +8,8 @@
  */
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
-import {
-  colorFromSoap,
-  type Graphic,
-  type LayerOverride,
-  symbolFromSoap,
-  textStyleFromSoap,
-} from "../render/mod.ts";
+import type { Graphic, LayerOverride } from "../render/mod.ts";
+import { colorFromSoap, symbolFromSoap, textStyleFromSoap } from "./_arcgis_symbols.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { findLayer } from "./_query_map_state.ts";
 import type { MapFrame } from "./types.ts";

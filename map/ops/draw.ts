@@ -13,16 +13,18 @@
 import { rendererClasses, type Rgba } from "../document/renderer.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import {
-  colorFromSoap,
   extensionOf,
   groundScale,
-  imageTypeFromSoap,
-  type ImageTypeSpec,
   type OutputFormat,
   patchPixels,
   type PatchSpec,
-  scaleBarFromSoap,
 } from "../render/mod.ts";
+import {
+  colorFromSoap,
+  imageTypeFromSoap,
+  type ImageTypeSpec,
+  scaleBarFromSoap,
+} from "./_arcgis_symbols.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {

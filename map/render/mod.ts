@@ -75,7 +75,6 @@ export {
   type ScaleBarStyle,
   unitName,
 } from "./scalebar.ts";
-export * from "./soap.ts";
 export type {
   Graphic,
   LayerOverride,

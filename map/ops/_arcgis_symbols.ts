@@ -1,15 +1,16 @@
 /**
- * Reading the drawing parts of SOAP requests (plain-object convention of
- * map/soap) into renderer types: colours (RGB, gray, HSV, HLS, CMYK),
+ * Reading the drawing parts of requests (ArcGIS values as the type table
+ * names them) into renderer types: colours (RGB, gray, HSV, HLS, CMYK),
  * simple symbols, text symbols, image types and scale bars. Anything we
- * cannot draw is refused with a Client fault that says what to send.
+ * cannot draw is refused with an InvalidRequestError that says what to send.
+ * Kept beside the operations, so the renderer knows only its own types.
  *
  * @module
  */
 import { InvalidRequestError } from "../errors.ts";
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { isEsriUnits } from "../geo/units.ts";
-import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "./encode.ts";
+import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "../render/encode.ts";
 import {
   defaultScaleBar,
   type Frequency,
@@ -17,7 +18,7 @@ import {
   type ScaleBarStyle,
   type UnitLabelPos,
   type VertPos,
-} from "./scalebar.ts";
+} from "../render/scalebar.ts";
 
 /** A SOAP complex value. */
 export type SoapObject = Record<string, unknown>;
