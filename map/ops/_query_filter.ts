@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Feature, FieldInfo } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type { MapFrame, MapLayer } from "./types.ts";
@@ -33,10 +34,6 @@ export interface ParsedFilter {
   outWkid: number;
   orderBy: SortKey[];
   distinct: boolean;
-}
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Fields a where clause may name: the attribute columns (shape excluded). */
@@ -69,7 +66,7 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
 export { MAX_LIKE_PATTERN };
 
 function objectIds(filter: SoapObject): number[] | undefined {
-  const fids = isObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
+  const fids = isArcgisObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
   if (!Array.isArray(fids) || fids.length === 0) return undefined;
   return [...new Set(fids.filter((v): v is number => typeof v === "number"))].sort((a, b) => a - b);
 }
@@ -149,7 +146,7 @@ export function parseQueryFilter(
   filterValue: unknown,
   opts: FilterOptions = {},
 ): ParsedFilter {
-  const filter = isObject(filterValue) ? filterValue : {};
+  const filter = isArcgisObject(filterValue) ? filterValue : {};
   const defs = (opts.definitionExpressions ?? []).map((d) => parseClause(layer, d.text, d.what));
   const where = combineWhere(
     ...defs,
@@ -164,7 +161,7 @@ export function parseQueryFilter(
   };
   const type = filter.$type;
   if (type === "SpatialFilter" || type === "TimeQueryFilter" || type === "ImageQueryFilter") {
-    if (!isObject(filter.FilterGeometry)) {
+    if (!isArcgisObject(filter.FilterGeometry)) {
       throw new InvalidRequestError(
         "SpatialFilter/FilterGeometry is required (e.g. an EnvelopeN).",
       );

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
 import type { MapFrame, MapLayer, MapService } from "./types.ts";
 import {
@@ -62,10 +63,6 @@ export interface MapState {
   /** Requested extent (before aspect adjustment), in `wkid`. */
   extent: Extent;
   layers: LayerState[];
-}
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -133,7 +130,7 @@ interface ImageSize {
 }
 
 function imageSize(display: unknown, what: string, required: boolean): ImageSize | null {
-  const d = isObject(display) ? display : {};
+  const d = isArcgisObject(display) ? display : {};
   const w = d.ImageWidth, h = d.ImageHeight;
   if ((w === undefined || w === 0) && (h === undefined || h === 0) && !required) return null;
   if (typeof w !== "number" || typeof h !== "number" || w <= 0 || h <= 0) {
@@ -161,7 +158,7 @@ function mapAreaExtent(
   size: ImageSize | null,
 ): Extent {
   const initial = () => projectExtent(frame.initialExtent, frame.wkid, wkid);
-  if (!isObject(area)) return initial();
+  if (!isArcgisObject(area)) return initial();
   const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
   const center = (): Position => {
     const c = pointFromSoap(area.Center, "MapArea/Center");
@@ -170,7 +167,7 @@ function mapAreaExtent(
   };
   switch (area.$type) {
     case "MapExtent": {
-      if (!isObject(area.Extent)) return initial();
+      if (!isArcgisObject(area.Extent)) return initial();
       const { geometry, wkid: from } = geometryFromSoap(area.Extent, "MapArea/Extent");
       const e = geometryExtent(toWkid(geometry, from, wkid));
       return e ?? initial();
@@ -268,11 +265,11 @@ function featureExtent(
 function layerStates(frame: MapFrame, descriptions: unknown): LayerState[] {
   const byId = new Map<number, SoapObject>();
   for (const d of Array.isArray(descriptions) ? descriptions : []) {
-    if (isObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
+    if (isArcgisObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
   }
   return frame.layers.map((layer) => {
     const d = byId.get(layer.id);
-    const opts = d && isObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
+    const opts = d && isArcgisObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
     return {
       layer,
       visible: d && typeof d.Visible === "boolean" ? d.Visible : layer.visible,
@@ -307,7 +304,7 @@ export function mapStateFrom(
   imageDisplay: unknown,
   opts: MapStateOptions = {},
 ): MapState {
-  const md = isObject(mapDescription) ? mapDescription : {};
+  const md = isArcgisObject(mapDescription) ? mapDescription : {};
   const frame = findMap(service, md.Name);
   const wkid = descriptionWkid(frame, md);
   const size = imageSize(

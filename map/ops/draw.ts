@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import { rendererClasses, type Rgba } from "../document/renderer.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import {
@@ -43,10 +44,6 @@ import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
 import { graphicsFromSoap, layerOverrides } from "./_draw_request.ts";
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Width/height/DPI of an ImageDisplay, checked against the service's image limits before drawing. */
 function imageSize(
@@ -116,7 +113,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
   });
   const display = state.display!;
   const imageDisplay = idesc.ImageDisplay ?? {};
-  const bgSymbol = isObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
+  const bgSymbol = isArcgisObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
   const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
   const transparent = colorFromSoap(md.TransparentColor, null) ??
     colorFromSoap(imageDisplay.TransparentColor, null);
@@ -189,7 +186,7 @@ const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
 };
 
 function patchFromSoap(v: unknown, format: OutputFormat): PatchSpec {
-  const p = isObject(v) ? v : {};
+  const p = isArcgisObject(v) ? v : {};
   const dim = (x: unknown, d: number) =>
     typeof x === "number" && x > 0 && Number.isFinite(x) ? x : d;
   return {

@@ -21,3 +21,4 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
+export { isArcgisObject } from "./arcgis_value.ts";

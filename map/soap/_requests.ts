@@ -6,6 +6,7 @@
  * @module
  */
 import { InvalidRequestError } from "../errors.ts";
+import { isArcgisObject } from "../ops/mod.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
 import type { DrawOperations, TileOperations } from "../ops/draw.ts";
 import type { CoordinateOperations, LayerQueryOperations, SearchOperations } from "../ops/query.ts";
@@ -44,14 +45,12 @@ function requiredInt(raw: DecodedRequest, name: string, what: string): number {
   return v;
 }
 
-function isObject(v: unknown): v is ArcgisObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function optionalObject(raw: DecodedRequest, name: string): ArcgisObject | undefined {
   const v = raw[name];
   if (v === undefined || v === null) return undefined;
-  if (!isObject(v)) throw new InvalidRequestError(`${name} must be a complex value, not text.`);
+  if (!isArcgisObject(v)) {
+    throw new InvalidRequestError(`${name} must be a complex value, not text.`);
+  }
   return v;
 }
 
@@ -162,7 +161,9 @@ function layerDescriptionQuery(raw: DecodedRequest): LayerDescriptionQueryReques
       DefinitionExpression: typeof desc.DefinitionExpression === "string"
         ? desc.DefinitionExpression
         : undefined,
-      LayerResultOptions: isObject(desc.LayerResultOptions) ? desc.LayerResultOptions : undefined,
+      LayerResultOptions: isArcgisObject(desc.LayerResultOptions)
+        ? desc.LayerResultOptions
+        : undefined,
     } satisfies LayerDescription,
     QueryFilter: optionalObject(raw, "QueryFilter"),
   };
