@@ -22,20 +22,9 @@ import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import { watchLauncher } from "./routes/launcher_watch.ts";
-import {
-  configureTiles,
-  frameTiling,
-  parseLevels,
-  progressPrinter,
-  seedTiles,
-} from "./map/tiles/mod.ts";
+import { frameTiling, parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
-import {
-  configureOutput,
-  configureRendererForDocuments,
-  InProcessRenderer,
-  setSharedRenderer,
-} from "./map/render/mod.ts";
+import { documentRenderPool, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -123,12 +112,6 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     await createDemoDatabase(opts.dbPath);
   }
   const catalog = openCatalog(opts.dbPath, { readonly: true });
-  // Tiles live beside the database they were drawn from; its change_log tells
-  // which ones an import made stale.
-  configureTiles({
-    dir: opts.tilesDir ?? join(dirname(opts.dbPath), "tiles"),
-    changeLogDb: catalog.db,
-  });
   const services = await loadServices({
     mapsDir: opts.mapsDir,
     catalog,
@@ -139,25 +122,36 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   // opens the database read-only) so the main thread only routes. Workers
   // start with the first drawing request: a JSON-only server never pays for
   // their CanvasKit instances (~120 MB each).
-  const renderer = opts.renderWorkers === 0 ? null : configureRendererForDocuments({
-    mapsDir: opts.mapsDir,
-    allowPathsOutside: opts.allowMapPathsOutside,
-    catalogPath: opts.dbPath,
-    size: opts.renderWorkers,
-    lazy: true,
-    heapLimitMb: opts.renderHeapMb,
+  const renderer = opts.renderWorkers === 0
+    ? new InProcessRenderer({ heapLimitMb: opts.renderHeapMb })
+    : documentRenderPool({
+      mapsDir: opts.mapsDir,
+      allowPathsOutside: opts.allowMapPathsOutside,
+      catalogPath: opts.dbPath,
+      size: opts.renderWorkers,
+      lazy: true,
+      heapLimitMb: opts.renderHeapMb,
+    });
+  // Tiles live beside the database they were drawn from; the catalogue tells
+  // which ones an import made stale.
+  const tiles = new TileCaches({
+    dir: opts.tilesDir ?? join(dirname(opts.dbPath), "tiles"),
+    renderer,
+    changes: catalog,
   });
-  if (!renderer && opts.renderHeapMb !== undefined) {
-    setSharedRenderer(new InProcessRenderer({ heapLimitMb: opts.renderHeapMb }));
-  }
   const outputDir = opts.outputDir ?? "var/output";
   mkdirSync(outputDir, { recursive: true });
-  if (opts.outputMaxAgeMinutes !== undefined) {
-    configureOutput({ maxAgeMs: opts.outputMaxAgeMinutes * 60_000 });
-  }
+  const output = new OutputFolder({
+    maxAgeMs: opts.outputMaxAgeMinutes === undefined
+      ? undefined
+      : opts.outputMaxAgeMinutes * 60_000,
+  });
   const maps = createMapServer({
     services,
     outputDir,
+    renderer,
+    tiles,
+    output,
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
@@ -209,10 +203,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = async () => {
     await server.shutdown();
-    if (renderer) {
-      renderer.close();
-      setSharedRenderer(null);
-    }
+    renderer.close();
     maps.close();
     catalog.close();
   };
@@ -539,10 +530,6 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     throw new UsageError(`${values.db} does not exist; run the server or 'demo' first.`);
   }
   const catalog = openCatalog(values.db, { readonly: true });
-  configureTiles({
-    dir: values["tiles-dir"] ?? join(dirname(values.db), "tiles"),
-    changeLogDb: catalog.db,
-  });
   const allowPathsOutside = values["allow-map-paths-outside"];
   const services = await loadServices({
     mapsDir: values.maps,
@@ -559,14 +546,19 @@ async function seedTilesCommand(args: string[]): Promise<number> {
       `No service "${values.service}"; there are: ${services.map((s) => s.name).join(", ")}.`,
     );
   }
-  const pool = configureRendererForDocuments({
+  const pool = documentRenderPool({
     mapsDir: values.maps,
     catalogPath: values.db,
     allowPathsOutside,
   });
+  const tiles = new TileCaches({
+    dir: values["tiles-dir"] ?? join(dirname(values.db), "tiles"),
+    renderer: pool,
+    changes: catalog,
+  });
   const t0 = performance.now();
   try {
-    const p = await seedTiles({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const p = await tiles.seed({ service, map: values.map, levels, onProgress: progressPrinter() });
     const s = (performance.now() - t0) / 1000;
     console.log(
       `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${
@@ -578,8 +570,8 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     console.error(`Seeding failed: ${(err as Error).message}`);
     return 1;
   } finally {
+    tiles.close();
     pool.close();
-    setSharedRenderer(null);
     for (const s of services) s.close?.();
     catalog.close();
   }

@@ -12,8 +12,8 @@ import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
 import { createDemoDatabase, openCatalog } from "../data/mod.ts";
 import { loadServices } from "../map/document/mod.ts";
-import { configureRendererForDocuments } from "../map/render/mod.ts";
-import { configureTiles, parseLevels, progressPrinter, seedTiles } from "../map/tiles/mod.ts";
+import { documentRenderPool } from "../map/render/mod.ts";
+import { parseLevels, progressPrinter, TileCaches } from "../map/tiles/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -26,13 +26,13 @@ if (!existsSync(values.db)) createDemoDatabase(values.db, { competitions: 2000 }
 const catalog = openCatalog(values.db, { readonly: true });
 const services = await loadServices({ catalog, catalogPath: values.db });
 const dir = await Deno.makeTempDir({ prefix: "seed-bench-" });
-configureTiles({ dir, changeLogDb: catalog.db });
-const pool = configureRendererForDocuments({ catalogPath: values.db });
+const pool = documentRenderPool({ catalogPath: values.db });
+const tiles = new TileCaches({ dir, renderer: pool, changes: catalog });
 try {
   // Workers load CanvasKit and the services at start; do not count that.
   await new Promise((r) => setTimeout(r, 3000));
   const t = performance.now();
-  const p = await seedTiles({
+  const p = await tiles.seed({
     service: services[0],
     levels: parseLevels(values.levels),
     onProgress: progressPrinter(),
@@ -45,6 +45,7 @@ try {
       `with ${navigator.hardwareConcurrency} cores`,
   );
 } finally {
+  tiles.close();
   pool.close();
   catalog.close();
   await Deno.remove(dir, { recursive: true });

@@ -114,6 +114,16 @@ const DEEP_PAGE_OFFSET = 500;
 /** More indexed terms than this under one search prefix fall back to FTS5's prefix query. */
 const MAX_EXPANSION = 32;
 
+/** What {@link Catalog.competitionMovesSince} reports. */
+export interface CompetitionMoves {
+  /** The last change read: pass it as `since` next time. */
+  lastSeq: number;
+  /** False when changes after `since` were pruned from the log (only a full refresh is safe). */
+  complete: boolean;
+  /** Old and new places (`[lon, lat]`, WGS 84) of the competitions that changed. */
+  places: [number, number][];
+}
+
 /** The recruitment catalogue over one SQLite database. */
 export class Catalog {
   /** The underlying connection (shared contract: other modules may query it). */
@@ -352,6 +362,46 @@ export class Catalog {
       value: string;
     };
     return row.value === "" ? null : row.value;
+  }
+
+  /** Number of the last row of `change_log` (0 when it is empty). */
+  lastChangeSeq(): number {
+    const r = this.#stmt("SELECT coalesce(max(seq), 0) AS s FROM change_log").get() as {
+      s: number;
+    };
+    return Number(r.s);
+  }
+
+  /**
+   * The places of competitions that moved (or appeared, or went) after change
+   * `since` of the change log, so a tile cache can drop just the tiles there.
+   */
+  competitionMovesSince(since: number): CompetitionMoves {
+    const first = this.#stmt("SELECT min(seq) AS s FROM change_log").get() as { s: number | null };
+    if (first.s !== null && Number(first.s) > since + 1) {
+      // Rows after `since` were pruned from the log: the caller must refresh everything.
+      return { lastSeq: this.lastChangeSeq(), complete: false, places: [] };
+    }
+    const rows = this.#stmt(
+      "SELECT seq, lat, lon, old_lat, old_lon FROM change_log WHERE seq > ? AND collection = 'competition' ORDER BY seq",
+    ).all(since) as {
+      seq: number;
+      lat: number | null;
+      lon: number | null;
+      old_lat: number | null;
+      old_lon: number | null;
+    }[];
+    let lastSeq = since;
+    const places: [number, number][] = [];
+    for (const r of rows) {
+      lastSeq = Math.max(lastSeq, Number(r.seq));
+      for (const [lat, lon] of [[r.lat, r.lon], [r.old_lat, r.old_lon]]) {
+        if (lat !== null && lon !== null && Number.isFinite(lat) && Number.isFinite(lon)) {
+          places.push([lon, lat]);
+        }
+      }
+    }
+    return { lastSeq, complete: true, places };
   }
 
   /** Closes the connection. */

@@ -5,19 +5,22 @@
  * @module
  */
 import { join } from "node:path";
-import type { MapService } from "./soap/operation.ts";
-import type { OperationContext, OperationTable } from "./soap/operation.ts";
+import type { MapService, OperationContext } from "./ops/types.ts";
+import type { OperationTable } from "./soap/operation.ts";
 import { dispatchSoap, type SoapBody, type SoapReply } from "./soap/dispatch.ts";
 import { MAPSERVER_SCHEMA } from "./soap/types.ts";
 import { generateWsdl } from "./soap/wsdl.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/catalog.ts";
-import { SoapFault } from "./soap/fault.ts";
+import { InvalidRequestError } from "./errors.ts";
 import type { XmlLimits } from "./soap/xml.ts";
-import { MAPSERVER_OPERATIONS } from "./ops/mod.ts";
+import { MAPSERVER_HANDLERS } from "./soap/handlers.ts";
 import { loadServices, type LoadServicesOptions } from "./document/mod.ts";
+import { InProcessRenderer, type Renderer } from "./render/pool.ts";
+import { OutputFolder } from "./render/output.ts";
+import { TileCaches } from "./tiles/mod.ts";
 
 export type { SoapBody, SoapReply } from "./soap/dispatch.ts";
-export type { MapService } from "./soap/operation.ts";
+export type { MapService } from "./ops/types.ts";
 
 /** URL path under which exported images are served (`<base><path>/<Service>_MapServer/<file>`). */
 export const OUTPUT_PATH = "/arcgis/rest/directories/arcgisoutput";
@@ -28,6 +31,12 @@ export interface MapServerOptions {
   services: readonly MapService[];
   /** Directory for exported images; each service writes under `<dir>/<Service>_MapServer`. */
   outputDir: string;
+  /** Draws the images (default: an in-process renderer of this server's own). */
+  renderer?: Renderer;
+  /** Tile caches (default: under `var/tiles`, drawn by `renderer`); closed with the server. */
+  tiles?: TileCaches;
+  /** Writes and expires exported images (default: kept 10 minutes). */
+  output?: OutputFolder;
   /** Operation handlers (default: every implemented MapServer operation). */
   operations?: OperationTable;
   /** XML reader limits for request bodies. */
@@ -58,7 +67,9 @@ export interface MapServer {
   catalogWsdl(endpointUrl: string): string;
   /** Absolute endpoint URL of a service. */
   serviceUrl(service: MapService, urls: RequestUrls): string;
-  /** Releases every service's sources. */
+  /** The tile caches of the published maps. */
+  readonly tiles: TileCaches;
+  /** Releases every service's sources and closes the tile stores. */
   close(): void;
 }
 
@@ -74,7 +85,11 @@ export interface MapServer {
 export function createMapServer(opts: MapServerOptions): MapServer {
   const services = [...opts.services];
   const byName = new Map(services.map((s) => [s.name.toLowerCase(), s]));
-  const operations = opts.operations ?? MAPSERVER_OPERATIONS;
+  const operations = opts.operations ?? MAPSERVER_HANDLERS;
+  // Each server gets its own dependencies unless given: two servers in one process share nothing.
+  const renderer = opts.renderer ?? new InProcessRenderer();
+  const tiles = opts.tiles ?? new TileCaches({ dir: "var/tiles", renderer });
+  const output = opts.output ?? new OutputFolder();
   const wsdlCache = new Map<string, string>();
   const entries: CatalogEntry[] = services.map((s) => ({
     name: s.name,
@@ -99,6 +114,7 @@ export function createMapServer(opts: MapServerOptions): MapServer {
 
   return {
     services,
+    tiles,
     service: (name) => byName.get(name.toLowerCase()),
     serviceUrl,
     soap(serviceName, xml, urls) {
@@ -110,8 +126,7 @@ export function createMapServer(opts: MapServerOptions): MapServer {
         onError: opts.onError,
         context(namespace) {
           if (!service) {
-            throw new SoapFault(
-              "Client",
+            throw new InvalidRequestError(
               `Service "${serviceName}" does not exist. Published services: ${
                 services.map((s) => s.name).join(", ") || "none"
               } (see GetServiceDescriptions at /arcgis/services).`,
@@ -125,6 +140,9 @@ export function createMapServer(opts: MapServerOptions): MapServer {
             namespace,
             outputUrl: `${urls.baseUrl}${OUTPUT_PATH}/${encodeURIComponent(dir)}`,
             outputDir: join(opts.outputDir, dir),
+            renderer,
+            tiles,
+            output,
           };
         },
       });
@@ -152,6 +170,7 @@ export function createMapServer(opts: MapServerOptions): MapServer {
     close() {
       // The document type may leave close() out for services built in memory.
       for (const s of services) s.close?.();
+      tiles.close();
     },
     catalogWsdl(endpointUrl) {
       return cached(`|catalog|${endpointUrl}`, () =>

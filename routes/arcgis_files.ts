@@ -17,8 +17,8 @@
  */
 import { join } from "node:path";
 import type { MapServer } from "../map/mod.ts";
-import { frameTiling, tileCacheFor, TileNotFoundError } from "../map/tiles/mod.ts";
-import { type FrameLike, mimeOfExtension } from "../map/render/mod.ts";
+import { frameTiling, TileNotFoundError } from "../map/tiles/mod.ts";
+import { mimeOfExtension } from "../map/render/mod.ts";
 
 /** What the file routes need from the application. */
 export interface ArcgisFilesContext {
@@ -101,7 +101,7 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
   ): Promise<Response> {
     const service = ctx.maps.service(serviceName);
     if (!service) return errorJson(404, `Service "${serviceName}" does not exist.`);
-    const frames = service.maps as unknown as FrameLike[];
+    const frames = service.maps;
     const frame = mapName !== null
       ? frames.find((m) => m.name.toLowerCase() === mapName.toLowerCase())
       : frames.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
@@ -114,7 +114,10 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
           : `Service "${service.name}" has no tile cache.`,
       );
     }
-    const cache = tileCacheFor(service as unknown as { name: string; maps: FrameLike[] }, frame);
+    const cache = ctx.maps.tiles.cacheFor(
+      service,
+      frame,
+    );
     if (!cache) return errorJson(404, `Map "${frame.name}" has no tile cache.`);
     const level = tileIndex(parts[0], "L"),
       row = tileIndex(parts[1], "R"),

@@ -10,6 +10,8 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import { evaluate } from "../map/query/mod.ts";
+import { RendererSpecSchema } from "../map/document/renderer.ts";
+import type { LoadedService } from "../map/render/_loader.ts";
 import { cutPolygonAtAntimeridian } from "../map/geo/antimeridian.ts";
 import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
 import type {
@@ -182,7 +184,7 @@ export function countNot(
  * A loader for render workers (`ServiceLoaderSpec` export): one service
  * "Pool" with a 4326 map "Layers" of two cities over the 110m countries.
  */
-export async function loadTestServices(): Promise<unknown[]> {
+export async function loadTestServices(): Promise<LoadedService[]> {
   const world = await countries("110m");
   const cities = new MemorySource(
     [
@@ -231,6 +233,16 @@ export async function loadTestServices(): Promise<unknown[]> {
           visible: true,
           minScale: 0,
           maxScale: 0,
+          // Every layer carries its renderer, as map documents' layers do.
+          renderer: RendererSpecSchema.parse({
+            type: "simple",
+            symbol: {
+              type: "simple-fill",
+              style: "solid",
+              color: [235, 230, 215],
+              outline: { type: "simple-line", style: "solid", color: [130, 130, 130], width: 0.5 },
+            },
+          }),
         },
       ],
     }],

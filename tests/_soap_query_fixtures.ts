@@ -9,8 +9,7 @@
 import assert from "node:assert/strict";
 import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer } from "../map/mod.ts";
-import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
-import { queryOperations } from "../map/ops/query.ts";
+import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { loadServices } from "../map/document/mod.ts";
@@ -45,7 +44,7 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
   const maps = createMapServer({
     services,
     outputDir,
-    operations: { ...MAPSERVER_OPERATIONS, ...queryOperations },
+    operations: MAPSERVER_HANDLERS,
   });
   const routes = [
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),

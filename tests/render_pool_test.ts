@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
+import { InvalidRequestError } from "../map/errors.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
 import { decode, loadTestServices, near, pixel } from "./_render_helpers.ts";
 import type { MapJob } from "../map/render/jobs.ts";
@@ -73,7 +74,7 @@ Deno.test("pool reports unknown maps and bad extents as errors and keeps working
     await assert.rejects(pool.run({ ...job(), map: "Nope" }), /Map "Nope" does not exist/);
     await assert.rejects(
       pool.run(job({ extent: { xmin: 10, ymin: 0, xmax: 0, ymax: 5 } })),
-      (e: Error) => e.name === "RangeError" && /inverted/.test(e.message),
+      (e: Error) => e instanceof InvalidRequestError && /inverted/.test(e.message),
     );
     const ok = await pool.run(job());
     assert.equal(ok.widthPx, 512);

@@ -6,11 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { createMapServer } from "../map/mod.ts";
-import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
-import { DRAW_OPERATIONS } from "../map/ops/draw.ts";
+import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import type { MapService } from "../map/soap/operation.ts";
 import { RendererSpecSchema } from "../map/document/renderer.ts";
-import { configureTiles } from "../map/tiles/mod.ts";
+import { TileCaches } from "../map/tiles/mod.ts";
+import { InProcessRenderer } from "../map/render/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { soapClient, startSoapServer } from "./_soap_helpers.ts";
@@ -117,11 +117,13 @@ async function worldService(): Promise<MapService> {
 async function start() {
   const outputDir = await Deno.makeTempDir({ prefix: "render-out-" });
   const tilesDir = await Deno.makeTempDir({ prefix: "render-tiles-" });
-  configureTiles({ dir: tilesDir });
+  const renderer = new InProcessRenderer();
   const maps = createMapServer({
     services: [await worldService()],
     outputDir,
-    operations: { ...MAPSERVER_OPERATIONS, ...DRAW_OPERATIONS },
+    renderer,
+    tiles: new TileCaches({ dir: tilesDir, renderer }),
+    operations: MAPSERVER_HANDLERS,
   });
   const routes = [
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
@@ -142,7 +144,7 @@ async function start() {
     url: server.serviceUrl("World"),
     async close() {
       await server.close();
-      configureTiles({ dir: "var/tiles" });
+      maps.close();
       await Deno.remove(outputDir, { recursive: true }).catch(() => {});
       await Deno.remove(tilesDir, { recursive: true }).catch(() => {});
     },

@@ -4,7 +4,6 @@
  * recruitment database's change_log, full invalidation for other layers.
  */
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { InProcessRenderer, type Renderer } from "../map/render/pool.ts";
 import type { JobResult, MapResolver, RenderJob } from "../map/render/jobs.ts";
@@ -22,6 +21,7 @@ import {
 import { etagOf, TileStore, tmsRow } from "../map/tiles/store.ts";
 import { parseLevels, progressPrinter } from "../map/tiles/mod.ts";
 import { countries, decode, MemorySource } from "./_render_helpers.ts";
+import { openCatalog } from "../data/catalog.ts";
 import type { Feature } from "../map/types.ts";
 
 Deno.test("ArcGIS Online scheme: scale = resolution x 96 x 39.37, halving per level, square world", () => {
@@ -102,13 +102,6 @@ class MutablePoints extends MemorySource {
   }
 }
 
-function changeLogDb(): DatabaseSync {
-  const db = new DatabaseSync(":memory:");
-  db.exec(`CREATE TABLE change_log (seq INTEGER PRIMARY KEY, collection TEXT, record_id INTEGER,
-    lat REAL, lon REAL, old_lat REAL, old_lon REAL, changed_at TEXT)`);
-  return db;
-}
-
 Deno.test("tile cache: renders on demand, repeats from the store, invalidates precisely from change_log", async () => {
   const dir = await Deno.makeTempDir();
   const points = new MutablePoints([{
@@ -151,7 +144,9 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     ],
   };
   const renderer = new CountingRenderer();
-  const db = changeLogDb();
+  // A real catalogue: the cache asks it for the competitions that moved.
+  const catalog = openCatalog(join(dir, "catalog.db"));
+  const db = catalog.db;
   const cache = new TileCache({
     service: "S",
     map,
@@ -159,7 +154,7 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     path: join(dir, "S", "WebMercator.mbtiles"),
     renderer: () => renderer,
     localResolve: () => map,
-    changeLog: { db, layerIds: [0] },
+    changeLog: { feed: catalog, layerIds: [0] },
     checkIntervalMs: 0,
   });
   try {
@@ -217,7 +212,7 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     assert.equal(cache.store.count(), 0);
   } finally {
     cache.close();
-    db.close();
+    catalog.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -10,7 +10,7 @@ import { ESRI_REFERENCE, esriReferenceDir, optionalTest } from "./_optional.ts";
 import { parseXml, type XmlElement } from "../map/soap/xml.ts";
 import { MAPSERVER_SCHEMA } from "../map/soap/types.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA } from "../map/soap/catalog.ts";
-import { MAPSERVER_OPERATIONS } from "../map/ops/mod.ts";
+import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import type { Schema } from "../map/soap/schema.ts";
 import {
   assertSchemaValid,
@@ -232,7 +232,7 @@ Deno.test("MapServer WSDL: 35 operations, every type reachable, ArcGIS's skeleto
 });
 
 Deno.test("every operation of both WSDLs has a handler", () => {
-  assert.deepEqual(Object.keys(MAPSERVER_OPERATIONS).sort(), [...SPEC_OPERATIONS].sort());
+  assert.deepEqual(Object.keys(MAPSERVER_HANDLERS).sort(), [...SPEC_OPERATIONS].sort());
   assert.deepEqual(
     Object.keys(CATALOG_HANDLERS).sort(),
     CATALOG_SCHEMA.operations.map((o) => o.name).sort(),

@@ -104,3 +104,32 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "tiles: two servers in one process keep their tiles in their own stores",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const a = await startTestServer();
+    const b = await startTestServer();
+    try {
+      const t = tileOf(55.75, 37.62, 3);
+      await tile(a.url, 3, t);
+      const files = (dir: string) => {
+        try {
+          return [...Deno.readDirSync(dir)].map((e) => e.name);
+        } catch {
+          return [];
+        }
+      };
+      assert.ok(files(`${a.dir}/tiles/Recruitment`).some((n) => n.endsWith(".mbtiles")));
+      assert.deepEqual(files(`${b.dir}/tiles`), [], "the second server stored nothing");
+      // The second server draws its own tile from its own store.
+      await tile(b.url, 3, t);
+      assert.ok(files(`${b.dir}/tiles/Recruitment`).some((n) => n.endsWith(".mbtiles")));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  },
+});

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { InvalidRequestError } from "../errors.ts";
 import type { Extent, Position } from "../types.ts";
 import { displayMetersPerUnit, INCHES_PER_METER } from "./units.ts";
 import { unitsOfWkid } from "./projection.ts";
@@ -65,17 +66,17 @@ export interface MapDisplay {
 
 function assertPositiveFinite(value: number, what: string): void {
   if (!Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${what} must be a positive number, got ${value}.`);
+    throw new InvalidRequestError(`${what} must be a positive number, got ${value}.`);
   }
 }
 
 function assertExtent(extent: Extent): void {
   const { xmin, ymin, xmax, ymax } = extent;
   if (![xmin, ymin, xmax, ymax].every(Number.isFinite)) {
-    throw new RangeError("The map extent has a coordinate that is not a finite number.");
+    throw new InvalidRequestError("The map extent has a coordinate that is not a finite number.");
   }
   if (xmax < xmin || ymax < ymin) {
-    throw new RangeError(
+    throw new InvalidRequestError(
       `The map extent is inverted (XMin ${xmin} > XMax ${xmax} or YMin ${ymin} > YMax ${ymax}).`,
     );
   }
@@ -98,7 +99,7 @@ export function adjustExtentToAspect(extent: Extent, widthPx: number, heightPx: 
   const w = extent.xmax - extent.xmin;
   const h = extent.ymax - extent.ymin;
   if (w === 0 && h === 0) {
-    throw new RangeError("The map extent has zero width and zero height; give it a size.");
+    throw new InvalidRequestError("The map extent has zero width and zero height; give it a size.");
   }
   const res = Math.max(w / widthPx, h / heightPx);
   const cx = (extent.xmin + extent.xmax) / 2;
@@ -185,7 +186,7 @@ export function extentFromCenterAndScale(
 
 /**
  * Fits `extent` to an image and returns the display: adjusted extent,
- * resolution, scale and what rotation makes visible. Throws a RangeError
+ * resolution, scale and what rotation makes visible. Throws an InvalidRequestError
  * (with a sentence a user can act on) for empty extents, non-positive
  * image sizes or non-finite numbers.
  *
@@ -201,7 +202,9 @@ export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay 
   const dpi = opts.dpi && Number.isFinite(opts.dpi) && opts.dpi > 0 ? opts.dpi : DEFAULT_DPI;
   const rotation = opts.rotation ?? 0;
   if (!Number.isFinite(rotation)) {
-    throw new RangeError(`The map rotation must be a finite number of degrees, got ${rotation}.`);
+    throw new InvalidRequestError(
+      `The map rotation must be a finite number of degrees, got ${rotation}.`,
+    );
   }
   const metersPerUnit = opts.metersPerUnit ?? metersPerUnitOfWkid(opts.wkid);
   assertPositiveFinite(metersPerUnit, "Metres per map unit");

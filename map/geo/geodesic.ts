@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { InvalidRequestError } from "../errors.ts";
 import geographiclib from "geographiclib-geodesic";
 import type { Position } from "../types.ts";
 import { isGeographic, normalizeWkid, projectPoint, unitsOfWkid, WGS84 } from "./projection.ts";
@@ -27,10 +28,12 @@ export interface GeodesicSolution {
 
 function assertLonLat(p: Position, which: string): void {
   if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) {
-    throw new RangeError(`The ${which} point has a coordinate that is not a finite number.`);
+    throw new InvalidRequestError(
+      `The ${which} point has a coordinate that is not a finite number.`,
+    );
   }
   if (Math.abs(p[1]) > 90) {
-    throw new RangeError(
+    throw new InvalidRequestError(
       `The ${which} point's latitude ${
         p[1]
       } is outside -90..90; geographic points are (longitude, latitude).`,
@@ -117,7 +120,7 @@ export interface DistanceOptions {
  * `esriDecimalDegrees` are the arc length in degrees; planar results keep
  * the map unit when `units` is `esriUnknownUnits`. Impossible requests
  * (a planar degree distance in metres, an unknown spatial reference)
- * throw a RangeError that says why.
+ * throw an InvalidRequestError that says why.
  *
  * @example
  * ```ts
@@ -139,14 +142,16 @@ export function computeDistance(from: Position, to: Position, opts: DistanceOpti
   }
   for (const [p, which] of [[from, "first"], [to, "second"]] as const) {
     if (!Number.isFinite(p[0]) || !Number.isFinite(p[1])) {
-      throw new RangeError(`The ${which} point has a coordinate that is not a finite number.`);
+      throw new InvalidRequestError(
+        `The ${which} point has a coordinate that is not a finite number.`,
+      );
     }
   }
   const d = planarDistance(from, to);
   const mapUnits = unitsOfWkid(wkid);
   if (opts.units === "esriUnknownUnits" || opts.units === mapUnits) return d;
   if (mapUnits === "esriUnknownUnits") {
-    throw new RangeError(
+    throw new InvalidRequestError(
       `Cannot express a distance in ${opts.units}: the units of spatial reference ${opts.wkid} are unknown.`,
     );
   }

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { InvalidRequestError } from "../errors.ts";
 import proj4 from "proj4";
 import type { Extent, Geometry, Position } from "../types.ts";
 import type { EsriUnits } from "./units.ts";
@@ -176,8 +177,8 @@ export function spatialReferenceWkt(wkid: number): string | undefined {
   return ESRI_WKT[id] ?? registeredWkt.get(id);
 }
 
-function unknownSr(wkid: number, other: number): RangeError {
-  return new RangeError(
+function unknownSr(wkid: number, other: number): InvalidRequestError {
+  return new InvalidRequestError(
     `Cannot project between WKID ${wkid} and WKID ${other}: spatial reference ${wkid} is not ` +
       "supported (use 4326, 3857/102100, a WGS 84 UTM zone, or one defined by a GeoPackage).",
   );
@@ -219,7 +220,7 @@ function projector(from: number, to: number): (p: Position) => Position {
   return (p) => {
     const out = converter.forward([p[0], p[1]]);
     if (!Number.isFinite(out[0]) || !Number.isFinite(out[1])) {
-      throw new RangeError(
+      throw new InvalidRequestError(
         `The point (${p[0]}, ${p[1]}) lies outside the area WKID ${from} → WKID ${to} can project.`,
       );
     }
@@ -229,7 +230,7 @@ function projector(from: number, to: number): (p: Position) => Position {
 
 /**
  * Projects one position. Latitudes beyond ±85.0511° are clamped when going
- * to Web Mercator. Throws a RangeError for unsupported spatial references.
+ * to Web Mercator. Throws an InvalidRequestError for unsupported spatial references.
  *
  * @example
  * ```ts

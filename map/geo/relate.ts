@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { InvalidRequestError } from "../errors.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
 import {
   extentsIntersect,
@@ -179,7 +180,7 @@ export function relateMatrix(a: Geometry, b: Geometry): string {
 /**
  * Whether the matrix of `a` and `b` matches a DE-9IM pattern of 9
  * characters from `T F * 0 1 2` (esriSpatialRelRelation's
- * SpatialRelDescription). Throws a RangeError for a malformed pattern.
+ * SpatialRelDescription). Throws an InvalidRequestError for a malformed pattern.
  *
  * @example
  * ```ts
@@ -189,7 +190,7 @@ export function relateMatrix(a: Geometry, b: Geometry): string {
 export function relatePattern(a: Geometry, b: Geometry, pattern: string): boolean {
   const p = pattern.trim().toUpperCase();
   if (!/^[TF*012]{9}$/.test(p)) {
-    throw new RangeError(
+    throw new InvalidRequestError(
       `The spatial relation description "${pattern}" must be 9 characters of T, F, *, 0, 1 or 2 (e.g. "T*F**F***").`,
     );
   }
@@ -358,7 +359,7 @@ export function spatialRelation(
       return contains(query, target);
     case "esriSpatialRelRelation":
       if (!description) {
-        throw new RangeError(
+        throw new InvalidRequestError(
           'esriSpatialRelRelation needs a SpatialRelDescription such as "T*F**F***".',
         );
       }

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { InvalidRequestError } from "../errors.ts";
 
 /** Every `esriUnits` value, in schema order. */
 export const ESRI_UNITS = [
@@ -66,7 +67,7 @@ export function isEsriUnits(value: unknown): value is EsriUnits {
 /**
  * Parses a unit name leniently: exact `esriUnits` values, or the same
  * without the `esri` prefix in any case (`"meters"`, `"Kilometers"`).
- * Throws a RangeError listing the valid names otherwise.
+ * Throws an InvalidRequestError listing the valid names otherwise.
  *
  * @example
  * ```ts
@@ -78,7 +79,7 @@ export function parseEsriUnits(value: string): EsriUnits {
   const wanted = value.trim().toLowerCase().replace(/^esri/, "");
   const hit = ESRI_UNITS.find((u) => u.slice(4).toLowerCase() === wanted);
   if (hit) return hit;
-  throw new RangeError(
+  throw new InvalidRequestError(
     `Unknown unit "${value}"; expected one of ${ESRI_UNITS.join(", ")}.`,
   );
 }
@@ -113,7 +114,7 @@ export function displayMetersPerUnit(units: EsriUnits): number {
 /**
  * Converts a length between two `esriUnits`. Degrees convert only to
  * degrees and unknown units only to themselves; every other pair throws a
- * RangeError that says why.
+ * InvalidRequestError that says why.
  *
  * @example
  * ```ts
@@ -129,7 +130,7 @@ export function convertLength(value: number, from: EsriUnits, to: EsriUnits): nu
     const why = odd === "esriDecimalDegrees"
       ? "degrees measure an angle, and their length in metres depends on the latitude"
       : "the unit is unknown";
-    throw new RangeError(`Cannot convert a length from ${from} to ${to}: ${why}.`);
+    throw new InvalidRequestError(`Cannot convert a length from ${from} to ${to}: ${why}.`);
   }
   // Multiply before dividing so that exact pairs (m -> km) stay exact.
   return (value * a) / b;

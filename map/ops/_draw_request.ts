@@ -6,25 +6,17 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
-import {
-  colorFromSoap,
-  type Graphic,
-  type LayerOverride,
-  symbolFromSoap,
-  textStyleFromSoap,
-} from "../render/mod.ts";
-import { SoapFault } from "../soap/fault.ts";
+import type { Graphic, LayerOverride } from "../render/mod.ts";
+import { colorFromSoap, symbolFromSoap, textStyleFromSoap } from "./_arcgis_symbols.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { findLayer } from "./_query_map_state.ts";
-import type { MapFrame } from "../soap/operation.ts";
+import type { MapFrame } from "./types.ts";
 import type { Geometry } from "../types.ts";
-import { geometryFromSoap, type SoapObject } from "./_geometry_xml.ts";
+import { geometryFromSoap } from "./_geometry_xml.ts";
 import { toWkid } from "./_query_map_state.ts";
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The integers of an ArrayOfInt value (anything else is skipped). */
 export function intList(v: unknown): number[] {
@@ -71,7 +63,7 @@ export function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Gr
   const out: Graphic[] = [];
   if (!Array.isArray(elements) || depth > 8) return out;
   elements.forEach((el, i) => {
-    if (!isObject(el)) return;
+    if (!isArcgisObject(el)) return;
     const what = `CustomGraphics[${i}]`;
     const geom = (v: unknown, name: string) => {
       const g = geometryFromSoap(v, `${what}/${name}`);
@@ -112,7 +104,7 @@ export function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Gr
       case "EllipseElement": {
         const g = geom(el.Rectangle, "Rectangle");
         const e = g.type === "Envelope" ? g : null;
-        if (!e) throw new SoapFault("Client", `${what}/Rectangle must be an EnvelopeN.`);
+        if (!e) throw new InvalidRequestError(`${what}/Rectangle must be an EnvelopeN.`);
         out.push({
           kind: "shape",
           geometry: ellipse(e),
@@ -140,15 +132,14 @@ export function graphicsFromSoap(elements: unknown, wkid: number, depth = 0): Gr
         const style = textStyleFromSoap(el.Symbol, { color: [0, 0, 0, 255], sizePt: 10 });
         const text = typeof el.Text === "string"
           ? el.Text
-          : isObject(el.Symbol) && typeof el.Symbol.Text === "string"
+          : isArcgisObject(el.Symbol) && typeof el.Symbol.Text === "string"
           ? el.Symbol.Text
           : "";
         if (text) out.push({ kind: "text", x: e.x, y: e.y, text: text.slice(0, 500), ...style });
         break;
       }
       default:
-        throw new SoapFault(
-          "Client",
+        throw new InvalidRequestError(
           `${what}: graphic element ${String(el.$type ?? "(none)")} is not supported.`,
         );
     }
@@ -164,7 +155,7 @@ export function layerOverrides(
 ): LayerOverride[] {
   const out: LayerOverride[] = [];
   for (const d of Array.isArray(descriptions) ? descriptions : []) {
-    if (!isObject(d)) continue;
+    if (!isArcgisObject(d)) continue;
     // An unknown id is the client's mistake, faulted as every operation faults a bad LayerID:
     // ignoring it would draw a map the client believes it changed.
     const layer = findLayer(frame, d.LayerID, "LayerDescription/LayerID");
@@ -176,8 +167,7 @@ export function layerOverrides(
       );
     } catch (e) {
       if (e instanceof WhereClauseError) {
-        throw new SoapFault(
-          "Client",
+        throw new InvalidRequestError(
           `LayerDescription ${layer.id}: invalid DefinitionExpression: ${e.message}`,
         );
       }
@@ -193,7 +183,7 @@ export function layerOverrides(
         ? {
           ids,
           color: colorFromSoap(d.SelectionColor, null) ?? selectionColor ?? [0, 255, 255, 255],
-          symbol: d.SetSelectionSymbol === true && isObject(d.SelectionSymbol)
+          symbol: d.SetSelectionSymbol === true && isArcgisObject(d.SelectionSymbol)
             ? symbolFromSoap(
               d.SelectionSymbol,
               DEFAULT_GRAPHIC_SYMBOLS.fill,

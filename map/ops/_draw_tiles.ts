@@ -12,9 +12,17 @@
  * @module
  */
 import { esriSpatialReference } from "../geo/projection.ts";
-import { SoapFault } from "../soap/fault.ts";
-import type { MapFrame, OperationContext, OperationHandler } from "../soap/operation.ts";
-import { frameTiling, tileCacheFor, TileNotFoundError } from "../tiles/mod.ts";
+import { InvalidRequestError } from "../errors.ts";
+import type {
+  ArcgisObject,
+  CacheLayerRequest,
+  MapFrame,
+  MapNameRequest,
+  Operation,
+  OperationContext,
+  TileRequest,
+} from "./types.ts";
+import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 
 /** The public base URL (scheme, host, port) of a request, from the service URL. */
@@ -30,19 +38,11 @@ export function virtualCacheDirectory(base: string, service: string, map: string
   }/_alllayers`;
 }
 
-function notCached(frame: MapFrame): SoapFault {
-  return new SoapFault(
-    "Client",
+function notCached(frame: MapFrame): InvalidRequestError {
+  return new InvalidRequestError(
     `Map "${frame.name}" has no tile cache (HasSingleFusedMapCache is false); use ExportMapImage.`,
     { MapName: frame.name },
   );
-}
-
-function int(v: unknown, what: string): number {
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    throw new SoapFault("Client", `${what} is required and must be an integer.`);
-  }
-  return v;
 }
 
 const FORMAT_NAMES: Record<string, string> = {
@@ -66,88 +66,102 @@ function formatMatches(requested: string, stored: string): boolean {
   return false;
 }
 
-async function mapTile(req: Record<string, unknown>, ctx: OperationContext) {
+async function mapTile(req: TileRequest, ctx: OperationContext): Promise<Uint8Array> {
   const frame = findMap(ctx.service, req.MapName);
-  const cache = tileCacheFor(ctx.service, frame);
+  const cache = ctx.tiles.cacheFor(ctx.service, frame);
   if (!cache) throw notCached(frame);
-  const level = int(req.Level, "Level"), row = int(req.Row, "Row"), col = int(req.Column, "Column");
-  if (typeof req.Format === "string" && !formatMatches(req.Format, cache.format)) {
-    throw new SoapFault(
-      "Client",
+  const level = req.Level, row = req.Row, col = req.Column;
+  if (req.Format !== undefined && !formatMatches(req.Format, cache.format)) {
+    throw new InvalidRequestError(
       `Tiles of map "${frame.name}" are stored as ${FORMAT_NAMES[cache.format]}; ask for Format ` +
         `"${cache.format === "jpg" ? "jpg" : "png"}" or leave Format out.`,
     );
   }
   try {
     const t = await cache.tile(level, row, col);
-    return { Result: t.data };
+    return t.data;
   } catch (e) {
     if (e instanceof TileNotFoundError) {
-      throw new SoapFault("Client", e.message, { Level: level, Row: row, Column: col });
+      throw new InvalidRequestError(e.message, { Level: level, Row: row, Column: col });
     }
     throw e;
   }
 }
 
-/** Handlers of the tile-cache operations. */
-export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+/** The tile-cache operations by their ArcGIS names, each with its request and result type. */
+export interface TileOperations {
+  HasSingleFusedMapCache: Operation<MapNameRequest, boolean>;
+  GetTileCacheInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetTileImageInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetCacheControlInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetMapTile: Operation<TileRequest, Uint8Array>;
+  HasLayerCache: Operation<CacheLayerRequest, boolean>;
+  GetLayerTile: Operation<MapNameRequest, Uint8Array>;
+  GetVirtualCacheDirectory: Operation<CacheLayerRequest, string>;
+  GetCacheName: Operation<CacheLayerRequest, string>;
+}
+
+/**
+ * The tile-cache operations, answered from the server's tile caches.
+ *
+ * @example
+ * ```ts ignore
+ * const png = await TILE_OPERATIONS.GetMapTile({ MapName: "WebMercator", Level: 3, Row: 2, Column: 5 }, ctx);
+ * ```
+ */
+export const TILE_OPERATIONS: TileOperations = {
   HasSingleFusedMapCache(req, ctx) {
-    return { Result: frameTiling(findMap(ctx.service, req.MapName)) !== null };
+    return frameTiling(findMap(ctx.service, req.MapName)) !== null;
   },
 
   GetTileCacheInfo(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     const t = frameTiling(frame);
     // An uncached map answers with the required members only ("all properties are null").
-    if (!t) return { Result: { TileCols: 0, TileRows: 0, DPI: 0 } };
+    if (!t) return { TileCols: 0, TileRows: 0, DPI: 0 };
     const s = t.scheme;
     return {
-      Result: {
-        SpatialReference: esriSpatialReference(frame.wkid),
-        TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
-        TileCols: s.tileSize,
-        TileRows: s.tileSize,
-        DPI: s.dpi,
-        LODInfos: s.lods.map((l) => ({
-          LevelID: l.level,
-          Scale: l.scale,
-          Resolution: l.resolution,
-        })),
-        PreciseDPI: s.dpi,
-      },
+      SpatialReference: esriSpatialReference(frame.wkid),
+      TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
+      TileCols: s.tileSize,
+      TileRows: s.tileSize,
+      DPI: s.dpi,
+      LODInfos: s.lods.map((l) => ({
+        LevelID: l.level,
+        Scale: l.scale,
+        Resolution: l.resolution,
+      })),
+      PreciseDPI: s.dpi,
     };
   },
 
   GetTileImageInfo(req, ctx) {
     const t = frameTiling(findMap(ctx.service, req.MapName));
-    if (!t) return { Result: { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" } };
+    if (!t) return { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" };
     return {
-      Result: {
-        CacheTileFormat: FORMAT_NAMES[t.format],
-        CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
-        Antialiasing: "true",
-      },
+      CacheTileFormat: FORMAT_NAMES[t.format],
+      CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
+      Antialiasing: "true",
     };
   },
 
   GetCacheControlInfo(req, ctx) {
     findMap(ctx.service, req.MapName);
-    return { Result: { ClientCachingAllowed: true } };
+    return { ClientCachingAllowed: true };
   },
 
   GetMapTile: mapTile,
 
   HasLayerCache(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) findLayer(frame, req.LayerID);
+    if (req.LayerID !== -1) findLayer(frame, req.LayerID);
     // Only fused (whole-map) caches exist here, as on ArcGIS 10.1+.
-    return { Result: false };
+    return false;
   },
 
   GetLayerTile(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `Map "${frame.name}" has no per-layer caches; use GetMapTile` +
         (frameTiling(frame) ? " (it has a fused cache)." : " or ExportMapImage."),
     );
@@ -156,26 +170,24 @@ export const TILE_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
   GetVirtualCacheDirectory(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     if (!frameTiling(frame)) throw notCached(frame);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+    if (req.LayerID !== -1) {
       findLayer(frame, req.LayerID);
-      throw new SoapFault(
-        "Client",
-        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+      throw new InvalidRequestError(
+        `Layer ${req.LayerID} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
-    return { Result: virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name) };
+    return virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name);
   },
 
   GetCacheName(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     if (!frameTiling(frame)) throw notCached(frame);
-    if (req.LayerID !== -1 && req.LayerID !== undefined) {
+    if (req.LayerID !== -1) {
       findLayer(frame, req.LayerID);
-      throw new SoapFault(
-        "Client",
-        `Layer ${String(req.LayerID)} has no cache of its own; use LayerID -1 (fused cache).`,
+      throw new InvalidRequestError(
+        `Layer ${req.LayerID} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
-    return { Result: "_alllayers" };
+    return "_alllayers";
   },
 };

@@ -12,8 +12,9 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 
 /** A SOAP complex value in the plain-object convention. */
 export type SoapObject = Record<string, unknown>;
@@ -31,12 +32,8 @@ const CURVE_STEPS = 32;
 /** Most control points of a Bézier segment. */
 const MAX_BEZIER_POINTS = 16;
 
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function fault(message: string): SoapFault {
-  return new SoapFault("Client", message);
+function fault(message: string): InvalidRequestError {
+  return new InvalidRequestError(message);
 }
 
 function num(v: unknown, what: string): number {
@@ -59,7 +56,7 @@ function list(v: unknown): unknown[] {
  * wkidOfSpatialReference({ $type: "GeographicCoordinateSystem", WKID: 4326 }); // 4326
  */
 export function wkidOfSpatialReference(sr: unknown): number | null {
-  if (!isObject(sr)) return null;
+  if (!isArcgisObject(sr)) return null;
   for (const key of ["WKID", "LatestWKID"]) {
     const v = sr[key];
     if (v !== undefined && v !== null && v !== "" && v !== 0) {
@@ -81,7 +78,7 @@ export function wkidOfSpatialReference(sr: unknown): number | null {
 }
 
 function pointXY(p: unknown, what: string): Position {
-  if (!isObject(p)) throw fault(`${what} must be a point.`);
+  if (!isArcgisObject(p)) throw fault(`${what} must be a point.`);
   const t = p.$type;
   if (t === "PointB") throw binaryFault("PointB");
   if (t !== undefined && t !== "PointN" && t !== "Point") {
@@ -90,7 +87,7 @@ function pointXY(p: unknown, what: string): Position {
   return [num(p.X, `${what}/X`), num(p.Y, `${what}/Y`)];
 }
 
-function binaryFault(type: string): SoapFault {
+function binaryFault(type: string): InvalidRequestError {
   return fault(
     `${type} (Esri binary shape buffer) is not supported; send the ${type.slice(0, -1)}N form.`,
   );
@@ -145,13 +142,13 @@ function bezierPoints(control: Position[]): Position[] {
 
 /** Points of a Path/Ring: its PointArray, or its SegmentArray densified. */
 function pathPoints(path: unknown, what: string): Position[] {
-  if (!isObject(path)) throw fault(`${what} must be a Path or Ring.`);
+  if (!isArcgisObject(path)) throw fault(`${what} must be a Path or Ring.`);
   const pts = list(path.PointArray);
   if (pts.length > 0) return pointArray(pts, `${what}/PointArray`);
   const out: Position[] = [];
   list(path.SegmentArray).forEach((seg, i) => {
     const where = `${what}/SegmentArray[${i}]`;
-    if (!isObject(seg)) throw fault(`${where} must be a segment.`);
+    if (!isArcgisObject(seg)) throw fault(`${where} must be a segment.`);
     const from = pointXY(seg.FromPoint, `${where}/FromPoint`);
     const to = pointXY(seg.ToPoint, `${where}/ToPoint`);
     const last = out[out.length - 1];
@@ -191,13 +188,13 @@ function pathPoints(path: unknown, what: string): Position[] {
  *
  * @param value the decoded element (`{ $type: "EnvelopeN", XMin, ... }`)
  * @param what the element's name, used in Fault messages
- * @throws SoapFault Client for missing, binary or malformed geometry
+ * @throws InvalidRequestError for missing, binary or malformed geometry
  * @example
  * geometryFromSoap({ $type: "PointN", X: 1, Y: 2 }, "SearchShape").geometry;
  * // { type: "Point", x: 1, y: 2 }
  */
 export function geometryFromSoap(value: unknown, what = "Geometry"): DecodedGeometry {
-  if (!isObject(value)) throw fault(`${what} is required and must be a geometry.`);
+  if (!isArcgisObject(value)) throw fault(`${what} is required and must be a geometry.`);
   const t = value.$type;
   const wkid = wkidOfSpatialReference(value.SpatialReference);
   switch (t) {
@@ -209,7 +206,8 @@ export function geometryFromSoap(value: unknown, what = "Geometry"): DecodedGeom
       const items = list(value.PointArray);
       // Some clients put the spatial reference on the member points instead of the multipoint.
       const first = items[0];
-      const own = wkid ?? (isObject(first) ? wkidOfSpatialReference(first.SpatialReference) : null);
+      const own = wkid ??
+        (isArcgisObject(first) ? wkidOfSpatialReference(first.SpatialReference) : null);
       return {
         geometry: { type: "Multipoint", points: pointArray(items, `${what}/PointArray`) },
         wkid: own,
@@ -276,8 +274,8 @@ export function pointFromSoap(
   value: unknown,
   what: string,
 ): { x: number; y: number; wkid: number | null } {
-  if (isObject(value) && value.$type === "PointB") throw binaryFault("PointB");
-  if (!isObject(value)) throw fault(`${what} is required and must be a PointN.`);
+  if (isArcgisObject(value) && value.$type === "PointB") throw binaryFault("PointB");
+  if (!isArcgisObject(value)) throw fault(`${what} is required and must be a PointN.`);
   const [x, y] = pointXY(value, what);
   return { x, y, wkid: wkidOfSpatialReference(value.SpatialReference) };
 }

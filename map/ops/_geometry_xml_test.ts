@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isSoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import {
   envelopeToSoap,
   geometryExtent,
@@ -14,7 +14,7 @@ function pt(X: number, Y: number) {
 }
 
 function assertClientFault(fn: () => unknown, pattern: RegExp): void {
-  assert.throws(fn, (e) => isSoapFault(e) && e.code === "Client" && pattern.test(e.message));
+  assert.throws(fn, (e) => e instanceof InvalidRequestError && pattern.test(e.message));
 }
 
 Deno.test("geometryFromSoap reads PointN with its spatial reference", () => {

@@ -9,7 +9,7 @@
  * @module
  */
 import { DEFAULT_DPI } from "../geo/display.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 
 /** Highest ImageDPI accepted (symbols at more would be huge and slow to draw). */
 export const MAX_IMAGE_DPI = 2400;
@@ -26,16 +26,14 @@ export const MAX_IMAGE_DPI = 2400;
 export function imageDpi(value: unknown, what: string, element = "ImageDPI"): number {
   if (value === undefined || value === null || value === 0) return DEFAULT_DPI;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `${what}/${element} must be a positive number of dots per inch, or 0 for the default; got ${
         String(value)
       }.`,
     );
   }
   if (value > MAX_IMAGE_DPI) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `${what}/${element} ${value} is more than this server draws (at most ${MAX_IMAGE_DPI}); ask for a lower DPI.`,
     );
   }

@@ -5,21 +5,36 @@
  * @module
  */
 import type { Position } from "../types.ts";
-import type { OperationHandler } from "../soap/operation.ts";
+import type {
+  ArcgisObject,
+  ComputeDistanceRequest,
+  FromMapPointsRequest,
+  MapViewRequest,
+  Operation,
+  ScreenPoints,
+  ToMapPointsRequest,
+} from "./types.ts";
 import { toMap, toScreen } from "../geo/display.ts";
 import { computeDistance } from "../geo/geodesic.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
-import { isEsriUnits } from "../geo/units.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { geometryFromSoap, geometryToSoap, pointFromSoap } from "./_geometry_xml.ts";
-import { asClientFault, findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
+import { findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
+
+/** The coordinate operations by their ArcGIS names, each with its request and result type. */
+export interface CoordinateOperations {
+  ComputeScale: Operation<MapViewRequest, number>;
+  ComputeDistance: Operation<ComputeDistanceRequest, number>;
+  ToMapPoints: Operation<ToMapPointsRequest, ArcgisObject>;
+  FromMapPoints: Operation<FromMapPointsRequest, ScreenPoints>;
+}
 
 /** ComputeScale: the scale ExportMapImage would draw this MapDescription + ImageDisplay at. */
-export const computeScale: OperationHandler = (req, ctx) => {
+const computeScale: CoordinateOperations["ComputeScale"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
-  return { Result: state.display!.scale };
+  return state.display!.scale;
 };
 
 /**
@@ -27,62 +42,37 @@ export const computeScale: OperationHandler = (req, ctx) => {
  * units for projected ones, in the requested esriUnits. Points carrying
  * their own SpatialReference are projected to the map's first.
  */
-export const computeDistanceOp: OperationHandler = (req, ctx) => {
+const computeDistanceOp: CoordinateOperations["ComputeDistance"] = (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
-  const units = req.Units === undefined || req.Units === null || req.Units === ""
-    ? "esriUnknownUnits"
-    : req.Units;
-  if (!isEsriUnits(units)) {
-    throw new SoapFault(
-      "Client",
-      `Units must be an esriUnits value such as esriMeters; got "${String(units)}".`,
-    );
-  }
   const ends = (["FromPoint", "ToPoint"] as const).map((name): Position => {
     const p = pointFromSoap(req[name], name);
     const g = toWkid({ type: "Point", x: p.x, y: p.y }, p.wkid, frame.wkid);
     return g.type === "Point" ? [g.x, g.y] : [p.x, p.y];
   });
-  const d = asClientFault(() => computeDistance(ends[0], ends[1], { wkid: frame.wkid, units }));
-  return { Result: d };
+  return computeDistance(ends[0], ends[1], { wkid: frame.wkid, units: req.Units });
 };
 
-function intArray(v: unknown, what: string): number[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new SoapFault("Client", `${what} must be an array of Int.`);
-  return v.map((n, i) => {
-    if (typeof n !== "number" || !Number.isFinite(n)) {
-      throw new SoapFault("Client", `${what}[${i}] must be an integer pixel coordinate.`);
-    }
-    return n;
-  });
-}
-
 /** ToMapPoints: pixel coordinates (origin upper-left) to map points in the MapDescription's SR. */
-export const toMapPoints: OperationHandler = (req, ctx) => {
+const toMapPoints: CoordinateOperations["ToMapPoints"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
-  const xs = intArray(req.ScreenXValues, "ScreenXValues");
-  const ys = intArray(req.ScreenYValues, "ScreenYValues");
+  const xs = req.ScreenXValues, ys = req.ScreenYValues;
   if (xs.length !== ys.length) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `ScreenXValues and ScreenYValues must have the same length (got ${xs.length} and ${ys.length}).`,
     );
   }
   const points = xs.map((x, i) => toMap(state.display!, [x, ys[i]]));
-  return {
-    Result: geometryToSoap({ type: "Multipoint", points }, esriSpatialReference(state.wkid)),
-  };
+  return geometryToSoap({ type: "Multipoint", points }, esriSpatialReference(state.wkid));
 };
 
 /** FromMapPoints: map points to rounded pixel coordinates of the aspect-adjusted image. */
-export const fromMapPoints: OperationHandler = (req, ctx) => {
+const fromMapPoints: CoordinateOperations["FromMapPoints"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
-  if (req.MapPoints === undefined || req.MapPoints === null) {
+  if (req.MapPoints === undefined) {
     return { ScreenXValues: [], ScreenYValues: [] };
   }
   const decoded = geometryFromSoap(req.MapPoints, "MapPoints");
@@ -93,14 +83,13 @@ export const fromMapPoints: OperationHandler = (req, ctx) => {
     ? [[g.x, g.y]]
     : [];
   if (g.type !== "Multipoint" && g.type !== "Point") {
-    throw new SoapFault("Client", "MapPoints must be a MultipointN.");
+    throw new InvalidRequestError("MapPoints must be a MultipointN.");
   }
   const screen = points.map((p, i) => {
     const px = toScreen(state.display!, p).map(Math.round);
     // Pixels travel as xs:int.
     if (!px.every((v) => Number.isFinite(v) && Math.abs(v) <= 2147483647)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `MapPoints point ${i} lies too far outside the image to be expressed in pixels.`,
       );
     }
@@ -110,4 +99,19 @@ export const fromMapPoints: OperationHandler = (req, ctx) => {
     ScreenXValues: screen.map((s) => s[0]),
     ScreenYValues: screen.map((s) => s[1]),
   };
+};
+
+/**
+ * The coordinate operations: scale, distance and pixel/map conversion.
+ *
+ * @example
+ * ```ts ignore
+ * const scale = await COORDINATE_OPERATIONS.ComputeScale({ MapDescription, MapImageDisplay }, ctx);
+ * ```
+ */
+export const COORDINATE_OPERATIONS: CoordinateOperations = {
+  ComputeScale: computeScale,
+  ComputeDistance: computeDistanceOp,
+  ToMapPoints: toMapPoints,
+  FromMapPoints: fromMapPoints,
 };

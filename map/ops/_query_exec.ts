@@ -8,9 +8,8 @@
 import type { Extent, Feature, Geometry } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type { FeatureQuery } from "../sources/source.ts";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import { type SpatialRelation, spatialRelation } from "../geo/relate.ts";
-import { SoapFault } from "../soap/fault.ts";
 import { geometryExtent } from "./_geometry_xml.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 
@@ -117,12 +116,7 @@ function predicate(q: LayerQuery): (f: Feature) => boolean {
       const quick = quickTest(s, queryBox, f.geometry);
       if (quick === false) return false;
       if (quick === undefined) {
-        try {
-          if (!spatialRelation(s.relation, s.geometry, f.geometry, s.description)) return false;
-        } catch (e) {
-          if (e instanceof RangeError) throw new SoapFault("Client", e.message);
-          throw e;
-        }
+        if (!spatialRelation(s.relation, s.geometry, f.geometry, s.description)) return false;
       }
     }
     return q.accept ? q.accept(f) : true;

@@ -7,13 +7,14 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Feature, FieldInfo } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapFrame, MapLayer } from "../soap/operation.ts";
+import type { MapFrame, MapLayer } from "./types.ts";
 import { combineWhere, MAX_LIKE_PATTERN, parseWhere, WhereClauseError } from "../query/mod.ts";
 import { canProject, normalizeWkid } from "../geo/projection.ts";
 import { SPATIAL_RELATIONS, type SpatialRelation } from "../geo/relate.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { geometryFromSoap, type SoapObject, wkidOfSpatialReference } from "./_geometry_xml.ts";
 import { type ColumnSelection, findColumn, layerColumns, selectColumns } from "./_query_records.ts";
 import type { LayerQuery } from "./_query_exec.ts";
@@ -35,10 +36,6 @@ export interface ParsedFilter {
   distinct: boolean;
 }
 
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Fields a where clause may name: the attribute columns (shape excluded). */
 function whereFields(layer: MapLayer): FieldInfo[] {
   return layerColumns(layer).all.filter((f) => f.type !== "Geometry");
@@ -50,14 +47,13 @@ function whereFields(layer: MapLayer): FieldInfo[] {
  */
 export function parseClause(layer: MapLayer, text: unknown, what: string): WhereNode | undefined {
   if (text === undefined || text === null) return undefined;
-  if (typeof text !== "string") throw new SoapFault("Client", `${what} must be a string.`);
+  if (typeof text !== "string") throw new InvalidRequestError(`${what} must be a string.`);
   try {
     const tree = parseWhere(text, whereFields(layer));
     return tree;
   } catch (e) {
     if (e instanceof WhereClauseError) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Invalid ${what} for layer ${layer.id} (${layer.name}): ${e.message}`,
         { LayerID: layer.id, Position: e.position },
       );
@@ -70,7 +66,7 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
 export { MAX_LIKE_PATTERN };
 
 function objectIds(filter: SoapObject): number[] | undefined {
-  const fids = isObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
+  const fids = isArcgisObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
   if (!Array.isArray(fids) || fids.length === 0) return undefined;
   return [...new Set(fids.filter((v): v is number => typeof v === "number"))].sort((a, b) => a - b);
 }
@@ -78,8 +74,7 @@ function objectIds(filter: SoapObject): number[] | undefined {
 function outputWkid(frame: MapFrame, filter: SoapObject): number {
   const wkid = wkidOfSpatialReference(filter.OutputSpatialReference) ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `QueryFilter/OutputSpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
     );
   }
@@ -92,8 +87,7 @@ function spatialRelation(filter: SoapObject): SpatialRelation {
   if (typeof rel === "string" && (SPATIAL_RELATIONS as readonly string[]).includes(rel)) {
     return rel as SpatialRelation;
   }
-  throw new SoapFault(
-    "Client",
+  throw new InvalidRequestError(
     `SpatialFilter/SpatialRel must be one of ${SPATIAL_RELATIONS.join(", ")}.`,
   );
 }
@@ -103,8 +97,7 @@ function parseOrderBy(layer: MapLayer, postfix: unknown): SortKey[] {
   if (text === "") return [];
   const m = /^ORDER\s+BY\s+(.+)$/is.exec(text);
   if (!m) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `QueryFilter/PostfixClause supports only "ORDER BY field [ASC|DESC], ..."; got "${
         text.slice(0, 80)
       }".`,
@@ -113,14 +106,13 @@ function parseOrderBy(layer: MapLayer, postfix: unknown): SortKey[] {
   return m[1].split(",").map((part) => {
     const k = /^\s*("?)([\p{L}_][\p{L}\p{N}_]*)\1\s*(ASC|DESC)?\s*$/iu.exec(part);
     if (!k) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `QueryFilter/PostfixClause: cannot read the sort key "${part.trim()}".`,
       );
     }
     const field = findColumn(layer, k[2], "QueryFilter/PostfixClause");
     if (field.type === "Geometry") {
-      throw new SoapFault("Client", "QueryFilter/PostfixClause cannot sort by the shape field.");
+      throw new InvalidRequestError("QueryFilter/PostfixClause cannot sort by the shape field.");
     }
     return { field, descending: (k[3] ?? "").toUpperCase() === "DESC" };
   });
@@ -130,8 +122,7 @@ function parseDistinct(prefix: unknown): boolean {
   const text = typeof prefix === "string" ? prefix.trim() : "";
   if (text === "") return false;
   if (/^DISTINCT$/i.test(text)) return true;
-  throw new SoapFault(
-    "Client",
+  throw new InvalidRequestError(
     `QueryFilter/PrefixClause supports only "DISTINCT"; got "${text.slice(0, 80)}".`,
   );
 }
@@ -147,7 +138,7 @@ export interface FilterOptions {
  * filter selects everything. The filter geometry defaults to the map's
  * spatial reference when it carries none.
  *
- * @throws SoapFault Client for bad clauses, unknown fields, bad geometry
+ * @throws InvalidRequestError for bad clauses, unknown fields, bad geometry
  */
 export function parseQueryFilter(
   frame: MapFrame,
@@ -155,7 +146,7 @@ export function parseQueryFilter(
   filterValue: unknown,
   opts: FilterOptions = {},
 ): ParsedFilter {
-  const filter = isObject(filterValue) ? filterValue : {};
+  const filter = isArcgisObject(filterValue) ? filterValue : {};
   const defs = (opts.definitionExpressions ?? []).map((d) => parseClause(layer, d.text, d.what));
   const where = combineWhere(
     ...defs,
@@ -170,9 +161,8 @@ export function parseQueryFilter(
   };
   const type = filter.$type;
   if (type === "SpatialFilter" || type === "TimeQueryFilter" || type === "ImageQueryFilter") {
-    if (!isObject(filter.FilterGeometry)) {
-      throw new SoapFault(
-        "Client",
+    if (!isArcgisObject(filter.FilterGeometry)) {
+      throw new InvalidRequestError(
         "SpatialFilter/FilterGeometry is required (e.g. an EnvelopeN).",
       );
     }
@@ -186,8 +176,7 @@ export function parseQueryFilter(
       : "";
     // Checked up front: with no candidate in the envelope the predicate would never run.
     if (relation === "esriSpatialRelRelation" && !/^[TF*012]{9}$/i.test(description)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         "esriSpatialRelRelation needs a SpatialRelDescription of 9 DE-9IM characters (T, F, *, 0, 1, 2), " +
           `e.g. "T*F**F***"; got "${description.slice(0, 40)}".`,
       );

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Feature, FieldInfo, Geometry, Position } from "../types.ts";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import { normalizeWkid, projectGeometry, WGS84 } from "../geo/projection.ts";
 import { type ColumnSelection, formatValue } from "./_query_records.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import type { Feature, FieldInfo } from "../types.ts";
 import { crc32, featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";

@@ -9,8 +9,9 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
-import type { MapFrame, MapLayer, MapService } from "../soap/operation.ts";
+import type { MapFrame, MapLayer, MapService } from "./types.ts";
 import {
   createDisplay,
   DEFAULT_DPI,
@@ -26,7 +27,7 @@ import {
   unitsOfWkid,
 } from "../geo/projection.ts";
 import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import {
@@ -64,14 +65,10 @@ export interface MapState {
   layers: LayerState[];
 }
 
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * The map called `name`; empty or missing means the default map.
  *
- * @throws SoapFault Client listing the map names when unknown
+ * @throws InvalidRequestError listing the map names when unknown
  */
 export function findMap(service: MapService, name: unknown): MapFrame {
   const wanted = typeof name === "string" ? name.trim() : "";
@@ -79,8 +76,7 @@ export function findMap(service: MapService, name: unknown): MapFrame {
   const frame = service.maps.find((m) => m.name === key) ??
     service.maps.find((m) => m.name.toLowerCase() === key.toLowerCase());
   if (frame) return frame;
-  throw new SoapFault(
-    "Client",
+  throw new InvalidRequestError(
     `Map "${wanted}" does not exist in service ${service.name}. ` +
       `Available maps: ${service.maps.map((m) => m.name).join(", ")} (see GetMapName).`,
     { MapName: wanted },
@@ -90,50 +86,37 @@ export function findMap(service: MapService, name: unknown): MapFrame {
 /**
  * The layer with `id` in `frame`.
  *
- * @throws SoapFault Client listing the layer ids when unknown
+ * @throws InvalidRequestError listing the layer ids when unknown
  */
 export function findLayer(frame: MapFrame, id: unknown, what = "LayerID"): MapLayer {
   if (typeof id !== "number" || !Number.isInteger(id)) {
-    throw new SoapFault("Client", `${what} is required and must be an integer layer id.`);
+    throw new InvalidRequestError(`${what} is required and must be an integer layer id.`);
   }
   const layer = frame.layers.find((l) => l.id === id);
   if (layer) return layer;
-  throw new SoapFault(
-    "Client",
+  throw new InvalidRequestError(
     `Layer ${id} does not exist in map ${frame.name}. ` +
       `Layer ids: ${frame.layers.map((l) => `${l.id} (${l.name})`).join(", ")}.`,
     { MapName: frame.name, LayerID: id },
   );
 }
 
-/** Converts RangeErrors of the geo modules (bad extents, unsupported SRs) into Client faults. */
-export function asClientFault<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof RangeError) throw new SoapFault("Client", e.message);
-    throw e;
-  }
-}
-
 /** Projects `g` (declared in `fromWkid`, or null = `toWkid`) to `toWkid`, faulting when impossible. */
 export function toWkid(g: Geometry, fromWkid: number | null, to: number): Geometry {
   if (fromWkid === null || normalizeWkid(fromWkid) === normalizeWkid(to)) return g;
   if (!canProject(fromWkid, to)) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `Cannot project from spatial reference ${fromWkid} to ${to}; use WKID 4326 or 3857 (102100).`,
     );
   }
-  return asClientFault(() => projectGeometry(g, fromWkid, to));
+  return projectGeometry(g, fromWkid, to);
 }
 
 /** The WKID of the request's MapDescription (its SpatialReference, else the map's). */
 function descriptionWkid(frame: MapFrame, md: SoapObject): number {
   const wkid = wkidOfSpatialReference(md.SpatialReference) ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `MapDescription/SpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
     );
   }
@@ -147,12 +130,11 @@ interface ImageSize {
 }
 
 function imageSize(display: unknown, what: string, required: boolean): ImageSize | null {
-  const d = isObject(display) ? display : {};
+  const d = isArcgisObject(display) ? display : {};
   const w = d.ImageWidth, h = d.ImageHeight;
   if ((w === undefined || w === 0) && (h === undefined || h === 0) && !required) return null;
   if (typeof w !== "number" || typeof h !== "number" || w <= 0 || h <= 0) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
     );
   }
@@ -162,7 +144,7 @@ function imageSize(display: unknown, what: string, required: boolean): ImageSize
 
 function num(v: unknown, what: string): number {
   if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw new SoapFault("Client", `${what} must be a finite number.`);
+    throw new InvalidRequestError(`${what} must be a finite number.`);
   }
   return v;
 }
@@ -175,8 +157,8 @@ function mapAreaExtent(
   wkid: number,
   size: ImageSize | null,
 ): Extent {
-  const initial = () => asClientFault(() => projectExtent(frame.initialExtent, frame.wkid, wkid));
-  if (!isObject(area)) return initial();
+  const initial = () => projectExtent(frame.initialExtent, frame.wkid, wkid);
+  if (!isArcgisObject(area)) return initial();
   const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
   const center = (): Position => {
     const c = pointFromSoap(area.Center, "MapArea/Center");
@@ -185,7 +167,7 @@ function mapAreaExtent(
   };
   switch (area.$type) {
     case "MapExtent": {
-      if (!isObject(area.Extent)) return initial();
+      if (!isArcgisObject(area.Extent)) return initial();
       const { geometry, wkid: from } = geometryFromSoap(area.Extent, "MapArea/Extent");
       const e = geometryExtent(toWkid(geometry, from, wkid));
       return e ?? initial();
@@ -197,18 +179,16 @@ function mapAreaExtent(
         ? s.dpi
         : imageDpi(area.DPI, "MapArea", "DPI");
       const scale = num(area.Scale, "MapArea/Scale");
-      return asClientFault(() =>
-        extentFromCenterAndScale(center(), scale, {
-          widthPx: s.widthPx,
-          heightPx: s.heightPx,
-          dpi,
-          wkid,
-        })
-      );
+      return extentFromCenterAndScale(center(), scale, {
+        widthPx: s.widthPx,
+        heightPx: s.heightPx,
+        dpi,
+        wkid,
+      });
     }
     case "CenterAndSize": {
       const c = center();
-      const units = asClientFault(() => parseEsriUnits(String(area.Units ?? "esriUnknownUnits")));
+      const units = parseEsriUnits(String(area.Units ?? "esriUnknownUnits"));
       const mapUnits = unitsOfWkid(wkid);
       const factor = units === "esriUnknownUnits" || units === mapUnits
         ? 1
@@ -220,8 +200,7 @@ function mapAreaExtent(
     case "FeatureExtent":
       return featureExtent(service, frame, area, wkid, sizeOr());
     case "MapServerBookmark":
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Map ${frame.name} has no bookmark "${String(area.Name ?? "")}"; use MapExtent instead.`,
       );
     default:
@@ -244,7 +223,7 @@ function featureExtent(
     typeof v === "number"
   );
   if (ids.length === 0) {
-    throw new SoapFault("Client", "FeatureExtent needs at least one FeatureIDs entry.");
+    throw new InvalidRequestError("FeatureExtent needs at least one FeatureIDs entry.");
   }
   const features = layer.source.query({ objectIds: ids, fields: [], returnGeometry: true });
   let box: Extent | null = null;
@@ -262,8 +241,7 @@ function featureExtent(
       : e;
   }
   if (!box) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `None of FeatureIDs ${ids.join(", ")} exists in layer ${layer.id}.`,
     );
   }
@@ -274,14 +252,12 @@ function featureExtent(
     const scale = typeof area.DefaultScale === "number" && area.DefaultScale > 0
       ? area.DefaultScale
       : 10000;
-    return asClientFault(() =>
-      extentFromCenterAndScale([cx, cy], scale, {
-        widthPx: size.widthPx,
-        heightPx: size.heightPx,
-        dpi: size.dpi,
-        wkid,
-      })
-    );
+    return extentFromCenterAndScale([cx, cy], scale, {
+      widthPx: size.widthPx,
+      heightPx: size.heightPx,
+      dpi: size.dpi,
+      wkid,
+    });
   }
   return { xmin: cx - hw, ymin: cy - hh, xmax: cx + hw, ymax: cy + hh };
 }
@@ -289,11 +265,11 @@ function featureExtent(
 function layerStates(frame: MapFrame, descriptions: unknown): LayerState[] {
   const byId = new Map<number, SoapObject>();
   for (const d of Array.isArray(descriptions) ? descriptions : []) {
-    if (isObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
+    if (isArcgisObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
   }
   return frame.layers.map((layer) => {
     const d = byId.get(layer.id);
-    const opts = d && isObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
+    const opts = d && isArcgisObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
     return {
       layer,
       visible: d && typeof d.Visible === "boolean" ? d.Visible : layer.visible,
@@ -328,7 +304,7 @@ export function mapStateFrom(
   imageDisplay: unknown,
   opts: MapStateOptions = {},
 ): MapState {
-  const md = isObject(mapDescription) ? mapDescription : {};
+  const md = isArcgisObject(mapDescription) ? mapDescription : {};
   const frame = findMap(service, md.Name);
   const wkid = descriptionWkid(frame, md);
   const size = imageSize(
@@ -339,15 +315,13 @@ export function mapStateFrom(
   const extent = mapAreaExtent(service, frame, md.MapArea, wkid, size);
   const rotation = typeof md.Rotation === "number" ? md.Rotation : 0;
   const display = size
-    ? asClientFault(() =>
-      createDisplay(extent, {
-        widthPx: size.widthPx,
-        heightPx: size.heightPx,
-        dpi: size.dpi,
-        rotation,
-        wkid,
-      })
-    )
+    ? createDisplay(extent, {
+      widthPx: size.widthPx,
+      heightPx: size.heightPx,
+      dpi: size.dpi,
+      rotation,
+      wkid,
+    })
     : null;
   return { frame, wkid, display, extent, layers: layerStates(frame, md.LayerDescriptions) };
 }

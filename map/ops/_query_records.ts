@@ -6,9 +6,9 @@
  * @module
  */
 import type { AttributeValue, Feature, FieldInfo, FieldType, Geometry } from "../types.ts";
-import type { MapLayer } from "../soap/operation.ts";
+import type { MapLayer } from "./types.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { geometryToSoap, type SoapObject } from "./_geometry_xml.ts";
 
 /** Name used for the geometry column when the layer's field list has none. */
@@ -69,15 +69,14 @@ export function layerColumns(layer: MapLayer): LayerColumns {
 /**
  * Finds a column by name, case-insensitively (ArcGIS field names are).
  *
- * @throws SoapFault Client naming the layer's fields when unknown
+ * @throws InvalidRequestError naming the layer's fields when unknown
  */
 export function findColumn(layer: MapLayer, name: string, what: string): FieldInfo {
   const cols = layerColumns(layer);
   const wanted = name.trim().toLowerCase();
   const hit = cols.all.find((f) => f.name.toLowerCase() === wanted);
   if (hit) return hit;
-  throw new SoapFault(
-    "Client",
+  throw new InvalidRequestError(
     `${what}: layer ${layer.id} (${layer.name}) has no field "${name.trim()}". ` +
       `Its fields are: ${cols.all.map((f) => f.name).join(", ")}.`,
     { LayerID: layer.id, Field: name.trim() },

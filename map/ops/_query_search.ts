@@ -7,13 +7,20 @@
  */
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapLayer, OperationHandler } from "../soap/operation.ts";
+import type {
+  ArcgisObject,
+  FindRequest,
+  IdentifyRequest,
+  MapLayer,
+  Operation,
+  QueryHyperlinksRequest,
+} from "./types.ts";
 import { combineWhere } from "../query/mod.ts";
 import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
 import { geometryDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import {
   geometryExtent,
@@ -22,7 +29,6 @@ import {
   type SoapObject,
 } from "./_geometry_xml.ts";
 import {
-  asClientFault,
   isLayerVisible,
   type LayerState,
   type MapState,
@@ -42,9 +48,8 @@ export function layerDefinition(ls: LayerState): WhereNode | undefined {
   );
 }
 
-function layerIdFilter(value: unknown): Set<number> | null {
-  if (!Array.isArray(value) || value.length === 0) return null;
-  return new Set(value.filter((v): v is number => typeof v === "number"));
+function layerIdFilter(ids: number[]): Set<number> | null {
+  return ids.length === 0 ? null : new Set(ids);
 }
 
 /** LayerIDs that name no layer of the map are an error, not an empty result. */
@@ -52,8 +57,7 @@ function checkLayerIds(state: MapState, ids: Set<number> | null): void {
   if (!ids) return;
   for (const id of ids) {
     if (!state.layers.some((l) => l.layer.id === id)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `LayerIDs: layer ${id} does not exist in map ${state.frame.name}. ` +
           `Layer ids: ${state.layers.map((l) => l.layer.id).join(", ")}.`,
         { LayerID: id },
@@ -63,7 +67,7 @@ function checkLayerIds(state: MapState, ids: Set<number> | null): void {
 }
 
 function project(g: Geometry, layer: MapLayer, wkid: number): Geometry {
-  return asClientFault(() => projectGeometry(g, layer.source.wkid, wkid));
+  return projectGeometry(g, layer.source.wkid, wkid);
 }
 
 function displayName(layer: MapLayer, f: Feature): string {
@@ -168,21 +172,24 @@ function findCandidates(
   return [...found, ...byId].sort((a, b) => a.id - b.id).slice(0, limit);
 }
 
+/** The map-wide search operations by their ArcGIS names, each with its request and result type. */
+export interface SearchOperations {
+  Find: Operation<FindRequest, ArcgisObject[]>;
+  Identify: Operation<IdentifyRequest, ArcgisObject[]>;
+  QueryHyperlinks: Operation<QueryHyperlinksRequest, ArcgisObject[]>;
+}
+
 /** Find (§2): text search over the fields of several layers. */
-export const find: OperationHandler = (req, ctx) => {
+const find: SearchOperations["Find"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
-  const text = typeof req.SearchString === "string" ? req.SearchString : "";
-  if (text === "") {
-    throw new SoapFault("Client", "SearchString is required; give the text to find.");
-  }
+  const text = req.SearchString;
   if (text.length > MAX_LIKE_PATTERN - 2) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `SearchString has ${text.length} characters; at most ${MAX_LIKE_PATTERN - 2} are allowed.`,
     );
   }
-  const contains = req.Contains === true;
-  const names = (typeof req.SearchFields === "string" ? req.SearchFields : "")
+  const contains = req.Contains;
+  const names = req.SearchFields
     .split(",").map((s) => s.trim()).filter((s) => s !== "");
   const allLayers = req.FindOption === "esriFindAllLayers";
   const ids = layerIdFilter(req.LayerIDs);
@@ -195,11 +202,9 @@ export const find: OperationHandler = (req, ctx) => {
       layerColumns(ls.layer).all.some((c) => c.name.toLowerCase() === name.toLowerCase())
     );
     if (!known && layers.length > 0) {
-      throw new SoapFault(
-        "Client",
-        `SearchFields: no searched layer has a field "${name}".`,
-        { Field: name },
-      );
+      throw new InvalidRequestError(`SearchFields: no searched layer has a field "${name}".`, {
+        Field: name,
+      });
     }
   }
   const max = serviceLimits(ctx.service).maxRecordCount;
@@ -229,7 +234,7 @@ export const find: OperationHandler = (req, ctx) => {
       });
     }
   }
-  return { Result: results };
+  return results;
 };
 
 function expand(e: Extent, d: number): Extent {
@@ -237,21 +242,19 @@ function expand(e: Extent, d: number): Extent {
 }
 
 /** Identify (§2, §5.4): features within Tolerance pixels of SearchShape. */
-export const identify: OperationHandler = (req, ctx) => {
+const identify: SearchOperations["Identify"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
   const display = state.display!;
   const decoded = geometryFromSoap(req.SearchShape, "SearchShape");
   const shape = toWkid(decoded.geometry, decoded.wkid, state.wkid);
-  const tolerancePx = typeof req.Tolerance === "number" ? req.Tolerance : 0;
+  const tolerancePx = req.Tolerance;
   if (tolerancePx < 0) {
-    throw new SoapFault("Client", "Tolerance must be zero or a positive number of pixels.");
+    throw new InvalidRequestError("Tolerance must be zero or a positive number of pixels.");
   }
   const tol = toleranceToMapUnits(display, tolerancePx);
-  const option = typeof req.IdentifyOption === "string"
-    ? req.IdentifyOption
-    : "esriIdentifyTopmost";
+  const option = req.IdentifyOption;
   const topOne = option === "esriIdentifyTopOneWithHTMLPopup";
   const topmost = option === "esriIdentifyTopmost" || topOne;
   const allLayers = option === "esriIdentifyAllLayers";
@@ -259,7 +262,7 @@ export const identify: OperationHandler = (req, ctx) => {
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);
   const box = geometryExtent(shape);
-  if (!box) return { Result: [] };
+  if (!box) return [];
   const searchBox = expand(box, tol);
   const max = serviceLimits(ctx.service).maxRecordCount;
   const results: SoapObject[] = [];
@@ -279,7 +282,7 @@ export const identify: OperationHandler = (req, ctx) => {
       for (
         const f of queryLayer(layer, {
           where: layerDefinition(ls),
-          bbox: asClientFault(() => projectExtent(box, state.wkid, layer.source.wkid)),
+          bbox: projectExtent(box, state.wkid, layer.source.wkid),
           accept: (f) => {
             if (!f.geometry || found.has(f.id)) return false;
             const g = project(f.geometry, layer, state.wkid);
@@ -309,7 +312,7 @@ export const identify: OperationHandler = (req, ctx) => {
     }
     if (topmost && features.length > 0) break;
   }
-  return { Result: results };
+  return results;
 };
 
 function escapeHtml(text: string): string {
@@ -334,7 +337,7 @@ function anchor(g: Geometry): Position {
 }
 
 /** QueryHyperlinks (§2): hyperlink values of the features inside the current map extent. */
-export const queryHyperlinks: OperationHandler = (req, ctx) => {
+const queryHyperlinks: SearchOperations["QueryHyperlinks"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay);
   const ids = layerIdFilter(req.LayerIDs);
   checkLayerIds(state, ids);
@@ -352,7 +355,7 @@ export const queryHyperlinks: OperationHandler = (req, ctx) => {
       value: { kind: "field", name: field.name },
       negated: true,
     };
-    const sourceBox = asClientFault(() => projectExtent(extent, state.wkid, layer.source.wkid));
+    const sourceBox = projectExtent(extent, state.wkid, layer.source.wkid);
     const features = queryLayer(layer, {
       where: combineWhere(layerDefinition(ls), notNull),
       spatial: {
@@ -370,5 +373,19 @@ export const queryHyperlinks: OperationHandler = (req, ctx) => {
       results.push({ Location: { $type: "PointN", X: x, Y: y }, URL: url });
     }
   }
-  return { Result: results };
+  return results;
+};
+
+/**
+ * The map-wide searches: Find, Identify and QueryHyperlinks.
+ *
+ * @example
+ * ```ts ignore
+ * const hits = await SEARCH_OPERATIONS.QueryHyperlinks({ MapDescription, LayerIDs: [] }, ctx);
+ * ```
+ */
+export const SEARCH_OPERATIONS: SearchOperations = {
+  Find: find,
+  Identify: identify,
+  QueryHyperlinks: queryHyperlinks,
 };

@@ -6,9 +6,9 @@
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import type { Geometry, Position } from "../types.ts";
-import { SoapFault } from "../soap/fault.ts";
-import type { SoapObject } from "./_geometry_xml.ts";
+import { InvalidRequestError } from "../errors.ts";
 
 /** What to do to returned shapes. */
 export interface ShapeOptions {
@@ -24,10 +24,6 @@ export const NO_SHAPE_OPTIONS: ShapeOptions = Object.freeze({
   maxSegmentLength: 0,
 });
 
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function positive(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
 }
@@ -39,9 +35,10 @@ function positive(v: unknown): number {
  * shapeOptionsOf({ GeometryResultOptions: { GeneralizeGeometries: true, MaximumAllowableOffset: 0.1 } });
  */
 export function shapeOptionsOf(layerResultOptions: unknown): ShapeOptions {
-  const g = isObject(layerResultOptions) && isObject(layerResultOptions.GeometryResultOptions)
-    ? layerResultOptions.GeometryResultOptions
-    : null;
+  const g =
+    isArcgisObject(layerResultOptions) && isArcgisObject(layerResultOptions.GeometryResultOptions)
+      ? layerResultOptions.GeometryResultOptions
+      : null;
   if (!g) return NO_SHAPE_OPTIONS;
   return {
     maxAllowableOffset: g.GeneralizeGeometries === true ? positive(g.MaximumAllowableOffset) : 0,
@@ -91,8 +88,7 @@ function densify(points: Position[], maxLen: number): Position[] {
     const [a, b] = [points[i - 1], points[i]];
     total += Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / maxLen);
     if (!(total <= MAX_DENSIFIED_VERTICES)) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `GeometryResultOptions/MaximumSegmentLength ${maxLen} is too small for these shapes: ` +
           `a part would get more than ${MAX_DENSIFIED_VERTICES} vertices.`,
       );

@@ -6,76 +6,53 @@
  *
  * Requests are turned into plain render jobs here (map state from
  * `_query_map_state.ts`, so every operation agrees on extent and scale)
- * and drawn by the shared renderer (a worker pool when configured).
+ * and drawn by the server's renderer (`ctx.renderer`, a worker pool or in process).
  *
  * @module
  */
+import { isArcgisObject } from "./arcgis_value.ts";
 import { rendererClasses, type Rgba } from "../document/renderer.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import {
-  colorFromSoap,
   extensionOf,
   groundScale,
-  imageTypeFromSoap,
-  type ImageTypeSpec,
   type OutputFormat,
   patchPixels,
   type PatchSpec,
-  RenderBusyError,
-  rendererOf,
-  scaleBarFromSoap,
-  sharedRenderer,
-  toRenderMap,
-  writeOutput,
 } from "../render/mod.ts";
-import { SoapFault } from "../soap/fault.ts";
+import {
+  colorFromSoap,
+  imageTypeFromSoap,
+  type ImageTypeSpec,
+  scaleBarFromSoap,
+} from "./_arcgis_symbols.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {
+  ArcgisObject,
+  ExportMapImageRequest,
+  ExportScaleBarRequest,
+  GetLegendInfo2Request,
+  GetLegendInfoRequest,
+  ImageDisplay,
   MapFrame,
   MapService,
+  Operation,
   OperationContext,
-  OperationHandler,
-} from "../soap/operation.ts";
+} from "./types.ts";
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
-import {
-  asClientFault,
-  findLayer,
-  findMap,
-  isLayerVisible,
-  mapStateFrom,
-} from "./_query_map_state.ts";
+import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
-import { TILE_OPERATIONS } from "./_draw_tiles.ts";
-import { graphicsFromSoap, intList, layerOverrides } from "./_draw_request.ts";
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Runs a render job, turning renderer errors into faults a client can act on. */
-async function render<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (e) {
-    if (e instanceof RenderBusyError) throw new SoapFault("Server", e.message);
-    if (e instanceof RangeError || (e instanceof Error && e.name === "RangeError")) {
-      throw new SoapFault("Client", (e as Error).message);
-    }
-    if (e instanceof Error && e.name === "UnsupportedFormatError") {
-      throw new SoapFault("Client", e.message);
-    }
-    throw e;
-  }
-}
+import { graphicsFromSoap, layerOverrides } from "./_draw_request.ts";
 
 /** Width/height/DPI of an ImageDisplay, checked against the service's image limits before drawing. */
 function imageSize(
   service: MapService,
-  display: unknown,
+  display: ImageDisplay | undefined,
   what: string,
   fallback?: { w: number; h: number },
 ): { w: number; h: number; dpi: number } {
-  const d = isObject(display) ? display : {};
+  const d = display ?? {};
   let w = d.ImageWidth, h = d.ImageHeight;
   if ((w === undefined || w === 0) && (h === undefined || h === 0) && fallback) {
     ({ w, h } = fallback);
@@ -84,15 +61,13 @@ function imageSize(
     typeof w !== "number" || typeof h !== "number" || !Number.isInteger(w) ||
     !Number.isInteger(h) || w <= 0 || h <= 0
   ) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `${what}/ImageWidth and ImageHeight must be positive whole pixel counts.`,
     );
   }
   const lim = serviceLimits(service);
   if (w > lim.maxImageWidth || h > lim.maxImageHeight) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `The requested image of ${w} x ${h} pixels is larger than this service allows ` +
         `(MaximumImageWidth ${lim.maxImageWidth}, MaximumImageHeight ${lim.maxImageHeight}); ask for a smaller image.`,
       { ImageWidth: w, ImageHeight: h },
@@ -111,15 +86,23 @@ async function imagePayload(
   mime: string,
 ): Promise<{ ImageData?: Uint8Array; ImageURL: string }> {
   if (!type.returnUrl) return { ImageData: bytes, ImageURL: "" };
-  const name = await writeOutput(ctx.outputDir, kind, extensionOf(mime), bytes);
+  const name = await ctx.output.write(ctx.outputDir, kind, extensionOf(mime), bytes);
   return { ImageURL: `${ctx.outputUrl}/${name}` };
 }
 
-const exportMapImage: OperationHandler = async (req, ctx) => {
-  const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
+/** The drawing operations by their ArcGIS names, each with its request and result type. */
+export interface DrawOperations {
+  ExportMapImage: Operation<ExportMapImageRequest, ArcgisObject>;
+  ExportScaleBar: Operation<ExportScaleBarRequest, ArcgisObject>;
+  GetLegendInfo: Operation<GetLegendInfoRequest, ArcgisObject[]>;
+  GetLegendInfo2: Operation<GetLegendInfo2Request, ArcgisObject[]>;
+}
+
+const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
+  const idesc = req.ImageDescription;
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay");
   const type = imageTypeFromSoap(idesc.ImageType);
-  const md = isObject(req.MapDescription) ? req.MapDescription : {};
+  const md = req.MapDescription;
   const state = mapStateFrom(ctx.service, md, {
     ImageWidth: size.w,
     ImageHeight: size.h,
@@ -129,51 +112,47 @@ const exportMapImage: OperationHandler = async (req, ctx) => {
     requireDisplay: true,
   });
   const display = state.display!;
-  const imageDisplay = isObject(idesc.ImageDisplay) ? idesc.ImageDisplay : {};
-  const bgSymbol = isObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
+  const imageDisplay = idesc.ImageDisplay ?? {};
+  const bgSymbol = isArcgisObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
   const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
   const transparent = colorFromSoap(md.TransparentColor, null) ??
     colorFromSoap(imageDisplay.TransparentColor, null);
-  const result = await render(() =>
-    sharedRenderer().run({
-      kind: "map",
-      service: ctx.service.name,
-      map: state.frame.name,
-      request: {
-        extent: state.extent,
-        wkid: state.wkid,
-        widthPx: size.w,
-        heightPx: size.h,
-        dpi: size.dpi,
-        rotation: display.rotation,
-        background: background === null ? null : background ?? undefined,
-        transparentColor: transparent ?? undefined,
-        layers: layerOverrides(
-          state.frame,
-          md.LayerDescriptions,
-          colorFromSoap(md.SelectionColor, null),
-        ),
-        graphics: asClientFault(() => graphicsFromSoap(md.CustomGraphics, state.wkid)),
-        format: type.format,
-      },
-    }, () => toRenderMap(state.frame))
-  );
-  return {
-    Result: {
-      ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
-      Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
-      VisibleLayerIDs: result.visibleLayerIds,
-      MapScale: result.scale,
-      ImageHeight: result.heightPx,
-      ImageWidth: result.widthPx,
-      ImageDPI: result.dpi,
-      ImageType: result.mime,
+  const result = await ctx.renderer.run({
+    kind: "map",
+    service: ctx.service.name,
+    map: state.frame.name,
+    request: {
+      extent: state.extent,
+      wkid: state.wkid,
+      widthPx: size.w,
+      heightPx: size.h,
+      dpi: size.dpi,
+      rotation: display.rotation,
+      background: background === null ? null : background ?? undefined,
+      transparentColor: transparent ?? undefined,
+      layers: layerOverrides(
+        state.frame,
+        md.LayerDescriptions,
+        colorFromSoap(md.SelectionColor, null),
+      ),
+      graphics: graphicsFromSoap(md.CustomGraphics, state.wkid),
+      format: type.format,
     },
+  }, () => state.frame);
+  return {
+    ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
+    Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
+    VisibleLayerIDs: result.visibleLayerIds,
+    MapScale: result.scale,
+    ImageHeight: result.heightPx,
+    ImageWidth: result.widthPx,
+    ImageDPI: result.dpi,
+    ImageType: result.mime,
   };
 };
 
-const exportScaleBar: OperationHandler = async (req, ctx) => {
-  const idesc = isObject(req.ImageDescription) ? req.ImageDescription : {};
+const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
+  const idesc = req.ImageDescription;
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay", {
     w: 400,
     h: 50,
@@ -185,33 +164,29 @@ const exportScaleBar: OperationHandler = async (req, ctx) => {
   });
   const spec = scaleBarFromSoap(req.ScaleBar);
   const background: Rgba | null = colorFromSoap(req.BackGroundColor, null);
-  const img = await render(() =>
-    sharedRenderer().run({
-      kind: "scalebar",
-      spec,
-      opts: {
-        mapScale: groundScale(state.display!, state.wkid),
-        widthPx: size.w,
-        heightPx: size.h,
-        dpi: size.dpi,
-        background,
-        format: type.format,
-      },
-    })
-  );
-  return {
-    Result: {
-      ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
-      ImageHeight: size.h,
-      ImageWidth: size.w,
-      ImageDPI: size.dpi,
-      ImageType: img.mime,
+  const img = await ctx.renderer.run({
+    kind: "scalebar",
+    spec,
+    opts: {
+      mapScale: groundScale(state.display!, state.wkid),
+      widthPx: size.w,
+      heightPx: size.h,
+      dpi: size.dpi,
+      background,
+      format: type.format,
     },
+  });
+  return {
+    ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
+    ImageHeight: size.h,
+    ImageWidth: size.w,
+    ImageDPI: size.dpi,
+    ImageType: img.mime,
   };
 };
 
 function patchFromSoap(v: unknown, format: OutputFormat): PatchSpec {
-  const p = isObject(v) ? v : {};
+  const p = isArcgisObject(v) ? v : {};
   const dim = (x: unknown, d: number) =>
     typeof x === "number" && x > 0 && Number.isFinite(x) ? x : d;
   return {
@@ -234,18 +209,18 @@ async function legendInfos(
   const patch = patchFromSoap(patchValue, type.format);
   // Each layer once, whatever the request repeats.
   const layers = [...new Set(layerIds)].map((id) => findLayer(frame, id));
-  const classes = layers.map((l) => rendererClasses(rendererOf(l)));
+  const classes = layers.map((l) => rendererClasses(l.renderer));
   const symbols = layers.flatMap((l, i) =>
-    classes[i].map((c) => ({ symbol: c.symbol, transparency: rendererOf(l).transparency }))
+    classes[i].map((c) => ({ symbol: c.symbol, transparency: l.renderer.transparency }))
   );
   const swatches = symbols.length
-    ? await render(() => sharedRenderer().run({ kind: "swatches", symbols, patch }))
+    ? await ctx.renderer.run({ kind: "swatches", symbols, patch })
     : [];
   const { w, h } = patchPixels(patch);
   let k = 0;
   const out: SoapObject[] = [];
   for (const [i, layer] of layers.entries()) {
-    const r = rendererOf(layer);
+    const r = layer.renderer;
     const legendClasses: SoapObject[] = [];
     for (const c of classes[i]) {
       const s = swatches[k++];
@@ -270,37 +245,43 @@ async function legendInfos(
   return out;
 }
 
-const getLegendInfo: OperationHandler = async (req, ctx) => {
+const getLegendInfo: DrawOperations["GetLegendInfo"] = (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
-  const ids = intList(req.LayerIDs);
-  return {
-    Result: await legendInfos(
-      ctx,
-      frame,
-      ids.length ? ids : frame.layers.map((l) => l.id),
-      req.LegendPatch,
-      req.ImageType,
-    ),
-  };
+  const ids = req.LayerIDs;
+  return legendInfos(
+    ctx,
+    frame,
+    ids.length ? ids : frame.layers.map((l) => l.id),
+    req.LegendPatch,
+    req.ImageType,
+  );
 };
 
-const getLegendInfo2: OperationHandler = async (req, ctx) => {
+const getLegendInfo2: DrawOperations["GetLegendInfo2"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     displayName: "MapImageDisplay",
   });
-  const ids = intList(req.LayerIDs);
+  const ids = req.LayerIDs;
   // Without explicit ids the legend shows what the described map draws: visible layers in scale range.
   const shown = ids.length
     ? ids
     : state.layers.filter((ls) => isLayerVisible(state, ls)).map((ls) => ls.layer.id);
-  return { Result: await legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType) };
+  return legendInfos(ctx, state.frame, shown, req.LegendPatch, req.ImageType);
 };
 
-/** Handlers of the drawing and tile-cache operations. */
-export const DRAW_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+/**
+ * The drawing operations: map images, scale bars and legends.
+ *
+ * @example
+ * ```ts ignore
+ * const image = await DRAW_OPERATIONS.ExportMapImage({ MapDescription, ImageDescription }, ctx);
+ * ```
+ */
+export const DRAW_OPERATIONS: DrawOperations = {
   ExportMapImage: exportMapImage,
   ExportScaleBar: exportScaleBar,
   GetLegendInfo: getLegendInfo,
   GetLegendInfo2: getLegendInfo2,
-  ...TILE_OPERATIONS,
 };
+
+export { TILE_OPERATIONS, type TileOperations } from "./_draw_tiles.ts";

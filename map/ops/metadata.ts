@@ -7,8 +7,20 @@
  * @module
  */
 import type { Extent } from "../types.ts";
-import type { MapFrame, MapLayer, MapService, OperationHandler } from "../soap/operation.ts";
-import { SoapFault } from "../soap/fault.ts";
+import type {
+  ArcgisObject,
+  EmptyRequest,
+  GetMapNameRequest,
+  MapFrame,
+  MapLayer,
+  MapLayerRequest,
+  MapNameRequest,
+  MapService,
+  Operation,
+  PropertySet,
+  PropertySetProperty,
+} from "./types.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { esriSpatialReference, projectExtent } from "../geo/projection.ts";
 import { SUPPORTED_ESRI_FORMATS } from "../render/encode.ts";
 import { frameTiling } from "../tiles/mod.ts";
@@ -223,7 +235,7 @@ function buildMapServerInfo(frame: MapFrame): SoapObject {
   };
 }
 
-function property(key: string, value: unknown): SoapObject {
+function property(key: string, value: unknown): PropertySetProperty {
   return { $type: "PropertySetProperty", Key: key, Value: value };
 }
 
@@ -232,76 +244,88 @@ export function isCached(frame: MapFrame): boolean {
   return frameTiling(frame) !== null;
 }
 
-/** Handlers of the metadata operations. */
-export const METADATA_OPERATIONS: Readonly<Record<string, OperationHandler>> = {
+/** The metadata operations by their ArcGIS names, each with its request and result type. */
+export interface MetadataOperations {
+  GetDocumentInfo: Operation<EmptyRequest, PropertySet>;
+  GetMapCount: Operation<EmptyRequest, number>;
+  GetMapName: Operation<GetMapNameRequest, string>;
+  GetDefaultMapName: Operation<EmptyRequest, string>;
+  GetServerInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetSupportedImageReturnTypes: Operation<EmptyRequest, string>;
+  IsFixedScaleMap: Operation<MapNameRequest, boolean>;
+  GetSQLSyntaxInfo: Operation<MapLayerRequest, ArcgisObject>;
+  GetServiceConfigurationInfo: Operation<EmptyRequest, PropertySet>;
+}
+
+/**
+ * The metadata operations, answered from the service's document and its layers' sources.
+ *
+ * @example
+ * ```ts ignore
+ * const name = await METADATA_OPERATIONS.GetMapName({ Index: 0 }, ctx);
+ * ```
+ */
+export const METADATA_OPERATIONS: MetadataOperations = {
   GetDocumentInfo(_req, ctx) {
     const s = ctx.service;
     const doc = s.documentInfo ?? {};
     const text = (k: string, fallback: string) => doc[k] ?? fallback;
     return {
-      Result: {
-        PropertyArray: [
-          property("Title", text("Title", s.name)),
-          property("Author", text("Author", "")),
-          property("Comments", text("Comments", s.description)),
-          property("Subject", text("Subject", s.description)),
-          property("Category", text("Category", "")),
-          property("Keywords", text("Keywords", "")),
-          property("AntialiasingMode", "Normal"),
-          property("TextAntialiasingMode", "Force"),
-        ],
-      },
+      PropertyArray: [
+        property("Title", text("Title", s.name)),
+        property("Author", text("Author", "")),
+        property("Comments", text("Comments", s.description)),
+        property("Subject", text("Subject", s.description)),
+        property("Category", text("Category", "")),
+        property("Keywords", text("Keywords", "")),
+        property("AntialiasingMode", "Normal"),
+        property("TextAntialiasingMode", "Force"),
+      ],
     };
   },
 
-  GetMapCount: (_req, ctx) => ({ Result: ctx.service.maps.length }),
+  GetMapCount: (_req, ctx) => ctx.service.maps.length,
 
   GetMapName(req, ctx) {
     const maps = ctx.service.maps;
     const i = req.Index;
-    if (typeof i !== "number") {
-      throw new SoapFault("Client", `Index is required: a map index from 0 to ${maps.length - 1}.`);
-    }
     if (i < 0 || i >= maps.length) {
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `Index ${i} is out of range: this service has ${maps.length} map(s), indexes 0 to ${
           maps.length - 1
         }.`,
         { Index: i },
       );
     }
-    return { Result: maps[i].name };
+    return maps[i].name;
   },
 
-  GetDefaultMapName: (_req, ctx) => ({ Result: ctx.service.defaultMapName }),
+  GetDefaultMapName: (_req, ctx) => ctx.service.defaultMapName,
 
-  GetServerInfo: (req, ctx) => ({ Result: mapServerInfo(findMap(ctx.service, req.MapName)) }),
+  GetServerInfo: (req, ctx) => mapServerInfo(findMap(ctx.service, req.MapName)),
 
   // URL and MIME are both supported; esriImageReturnURL says exactly that.
-  GetSupportedImageReturnTypes: () => ({ Result: "esriImageReturnURL" }),
+  GetSupportedImageReturnTypes: () => "esriImageReturnURL",
 
-  IsFixedScaleMap: (req, ctx) => ({ Result: isCached(findMap(ctx.service, req.MapName)) }),
+  IsFixedScaleMap: (req, ctx) => isCached(findMap(ctx.service, req.MapName)),
 
   GetSQLSyntaxInfo(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     findLayer(frame, req.LayerID);
-    return { Result: SQL_SYNTAX };
+    return SQL_SYNTAX;
   },
 
   GetServiceConfigurationInfo(_req, ctx) {
     const lim = serviceLimits(ctx.service);
     return {
-      Result: {
-        PropertyArray: [
-          property("MaximumRecordCount", lim.maxRecordCount),
-          property("MaximumBufferCount", lim.maxBufferCount),
-          property("MaximumImageWidth", lim.maxImageWidth),
-          property("MaximumImageHeight", lim.maxImageHeight),
-          property("SupportedImageFormatTypes", supportedImageFormatTypes().join(",")),
-          property("UseStandardizedQueries", true),
-        ],
-      },
+      PropertyArray: [
+        property("MaximumRecordCount", lim.maxRecordCount),
+        property("MaximumBufferCount", lim.maxBufferCount),
+        property("MaximumImageWidth", lim.maxImageWidth),
+        property("MaximumImageHeight", lim.maxImageHeight),
+        property("SupportedImageFormatTypes", supportedImageFormatTypes().join(",")),
+        property("UseStandardizedQueries", true),
+      ],
     };
   },
 };

@@ -1,26 +1,24 @@
 /**
- * The MapServer operation table: every implemented operation's handler by
- * name, merged from the metadata, query and drawing modules.
+ * The MapServer operations, protocol-neutral: metadata, query and drawing.
+ * The SOAP face (map/soap/handlers.ts) puts them behind its request readers.
  *
  * @module
  */
-import type { OperationTable } from "../soap/operation.ts";
-import { METADATA_OPERATIONS } from "./metadata.ts";
-import { queryOperations } from "./query.ts";
-import { DRAW_OPERATIONS } from "./draw.ts";
-
 export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts";
-
-/**
- * All MapServer operation handlers.
- *
- * @example
- * ```ts
- * const handler = MAPSERVER_OPERATIONS["GetMapCount"];
- * ```
- */
-export const MAPSERVER_OPERATIONS: OperationTable = Object.freeze({
-  ...METADATA_OPERATIONS,
-  ...queryOperations,
-  ...DRAW_OPERATIONS,
-});
+export { METADATA_OPERATIONS, type MetadataOperations } from "./metadata.ts";
+export {
+  COORDINATE_OPERATIONS,
+  type CoordinateOperations,
+  LAYER_QUERY_OPERATIONS,
+  type LayerQueryOperations,
+  SEARCH_OPERATIONS,
+  type SearchOperations,
+} from "./query.ts";
+export {
+  DRAW_OPERATIONS,
+  type DrawOperations,
+  TILE_OPERATIONS,
+  type TileOperations,
+} from "./draw.ts";
+export type * from "./types.ts";
+export { isArcgisObject } from "./arcgis_value.ts";

@@ -1,8 +1,8 @@
 /**
- * The query operations of the MapServer SOAP interface: Find, Identify,
- * QueryFeatureCount/IDs/Data (by LayerID) and their `*2` forms (by
- * LayerDescription), QueryHyperlinks, ComputeScale, ComputeDistance,
- * ToMapPoints and FromMapPoints.
+ * The query operations of the MapServer: QueryFeatureCount/IDs/Data (by
+ * LayerID) and their `*2` forms (by LayerDescription) here; the map-wide
+ * searches (Find, Identify, QueryHyperlinks) and the coordinate operations
+ * (ComputeScale, ComputeDistance, To/FromMapPoints) are re-exported.
  *
  * Semantics (spec §2, §5.6, §5.7): the by-LayerID operations apply only
  * the request's QueryFilter (it overrides the layer's definition
@@ -14,12 +14,21 @@
  * @module
  */
 import type { Feature } from "../types.ts";
-import type { MapFrame, MapLayer, OperationContext, OperationHandler } from "../soap/operation.ts";
+import type {
+  ArcgisObject,
+  LayerDescriptionQueryRequest,
+  LayerQueryRequest,
+  MapFrame,
+  MapLayer,
+  Operation,
+  OperationContext,
+  QueryFeatureData2Request,
+} from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
-import { SoapFault } from "../soap/fault.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import type { SoapObject } from "./_geometry_xml.ts";
-import { asClientFault, findLayer, findMap } from "./_query_map_state.ts";
+import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
 import { recordSetToSoap } from "./_query_records.ts";
@@ -30,12 +39,6 @@ import {
   shapeOptionsOf,
 } from "./_query_shape_options.ts";
 import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
-import { find, identify, queryHyperlinks } from "./_query_search.ts";
-import { computeDistanceOp, computeScale, fromMapPoints, toMapPoints } from "./_query_coords.ts";
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A layer query resolved from a request. */
 interface Target {
@@ -49,7 +52,7 @@ interface Target {
 }
 
 /** By LayerID: the QueryFilter alone (it overrides the layer's definition expression). */
-function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target {
+function byLayerId(req: LayerQueryRequest, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
   const layer = findLayer(frame, req.LayerID);
   return {
@@ -62,19 +65,18 @@ function byLayerId(req: Record<string, unknown>, ctx: OperationContext): Target 
 }
 
 /** By LayerDescription: its and the layer's definition expressions AND the QueryFilter. */
-function byDescription(req: Record<string, unknown>, ctx: OperationContext): Target {
+function byDescription(req: LayerDescriptionQueryRequest, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
-  const desc = isObject(req.LayerDescription) ? req.LayerDescription : null;
-  if (!desc) throw new SoapFault("Client", "LayerDescription is required (with its LayerID).");
+  const desc = req.LayerDescription;
   const layer = findLayer(frame, desc.LayerID, "LayerDescription/LayerID");
   const definitionExpressions = [
     { text: layer.definitionExpression, what: "definition expression" },
     {
-      text: typeof desc.DefinitionExpression === "string" ? desc.DefinitionExpression : "",
+      text: desc.DefinitionExpression ?? "",
       what: "LayerDescription/DefinitionExpression",
     },
   ];
-  const opts = isObject(desc.LayerResultOptions) ? desc.LayerResultOptions : {};
+  const opts = desc.LayerResultOptions ?? {};
   return {
     frame,
     layer,
@@ -110,7 +112,7 @@ function features(t: Target, ctx: OperationContext): Feature[] {
       ? {
         ...f,
         geometry: applyShapeOptions(
-          asClientFault(() => projectGeometry(f.geometry!, from, p.outWkid)),
+          projectGeometry(f.geometry!, from, p.outWkid),
           t.shapeOptions,
         ),
       }
@@ -158,8 +160,7 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
         : { $type: "QueryResult", URL: await publish(ctx, kmz, "kmz"), Object: null };
     }
     default:
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `QueryResultOptions/Format ${format} is not supported. Use esriQueryResultRecordSetAsObject, ` +
           "esriQueryResultJsonAsMime, esriQueryResultJsonAsURL, esriQueryResultKMLAsMime or esriQueryResultKMLAsURL.",
         { Format: format },
@@ -167,35 +168,33 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
   }
 }
 
+/** The layer query operations by their ArcGIS names, each with its request and result type. */
+export interface LayerQueryOperations {
+  QueryFeatureCount: Operation<LayerQueryRequest, number>;
+  QueryFeatureIDs: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureData: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureCount2: Operation<LayerDescriptionQueryRequest, number>;
+  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, ArcgisObject>;
+  QueryFeatureData2: Operation<QueryFeatureData2Request, ArcgisObject>;
+}
+
 /**
- * Query operation handlers by operation name; merged into the MapServer
- * table by `map/ops/mod.ts`.
+ * The layer query operations: count, ids and data of a layer's features,
+ * by LayerID (the QueryFilter alone) or by LayerDescription.
  *
  * @example
- * ```ts
- * const reply = await queryOperations.QueryFeatureCount({ MapName: "Layers", LayerID: 0 }, ctx);
- * reply.Result; // number of features
+ * ```ts ignore
+ * const n = await LAYER_QUERY_OPERATIONS.QueryFeatureCount({ MapName: "Layers", LayerID: 0 }, ctx);
  * ```
  */
-export const queryOperations: Record<string, OperationHandler> = {
-  Find: find,
-  Identify: identify,
-  QueryFeatureCount: (req, ctx) => ({ Result: count(byLayerId(req, ctx)) }),
-  QueryFeatureIDs: (req, ctx) => ({ Result: ids(byLayerId(req, ctx)) }),
-  QueryFeatureData: (req, ctx) => ({ Result: recordSet(byLayerId(req, ctx), ctx) }),
-  QueryFeatureCount2: (req, ctx) => ({ Result: count(byDescription(req, ctx)) }),
-  QueryFeatureIDs2: (req, ctx) => ({ Result: ids(byDescription(req, ctx)) }),
-  QueryFeatureData2: async (req, ctx) => {
-    const t = byDescription(req, ctx);
-    const opts = isObject(req.QueryResultOptions) ? req.QueryResultOptions : {};
-    const format = typeof opts.Format === "string" && opts.Format !== ""
-      ? opts.Format
-      : "esriQueryResultRecordSetAsObject";
-    return { Result: await queryResult(t, format, ctx) };
-  },
-  QueryHyperlinks: queryHyperlinks,
-  ComputeScale: computeScale,
-  ComputeDistance: computeDistanceOp,
-  ToMapPoints: toMapPoints,
-  FromMapPoints: fromMapPoints,
+export const LAYER_QUERY_OPERATIONS: LayerQueryOperations = {
+  QueryFeatureCount: (req, ctx) => count(byLayerId(req, ctx)),
+  QueryFeatureIDs: (req, ctx) => ids(byLayerId(req, ctx)),
+  QueryFeatureData: (req, ctx) => recordSet(byLayerId(req, ctx), ctx),
+  QueryFeatureCount2: (req, ctx) => count(byDescription(req, ctx)),
+  QueryFeatureIDs2: (req, ctx) => ids(byDescription(req, ctx)),
+  QueryFeatureData2: (req, ctx) => queryResult(byDescription(req, ctx), req.Format, ctx),
 };
+
+export { SEARCH_OPERATIONS, type SearchOperations } from "./_query_search.ts";
+export { COORDINATE_OPERATIONS, type CoordinateOperations } from "./_query_coords.ts";

@@ -6,8 +6,10 @@
  * @module
  */
 
-/** A where clause that cannot be used, with the place it went wrong. */
-export class WhereClauseError extends Error {
+import { InvalidRequestError } from "../errors.ts";
+
+/** A where clause that cannot be used, with the place it went wrong (the client's fault). */
+export class WhereClauseError extends InvalidRequestError {
   /** 0-based character offset into the clause. */
   readonly position: number;
   /** Set when the clause is nested too deeply to parse at all (no retry helps). */

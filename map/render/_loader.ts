@@ -8,7 +8,6 @@
  */
 import type { MapResolver } from "./jobs.ts";
 import type { RenderMap } from "./types.ts";
-import { type FrameLike, toRenderMap } from "./map_of.ts";
 
 /** A serialisable recipe for opening the map services inside a worker. */
 export interface ServiceLoaderSpec {
@@ -24,7 +23,7 @@ export interface ServiceLoaderSpec {
 export interface LoadedService {
   name: string;
   defaultMapName?: string;
-  maps: FrameLike[];
+  maps: RenderMap[];
 }
 
 /** Finds `map` (or the default map when empty) in `service`; throws a readable error. */
@@ -33,7 +32,7 @@ export function findRenderMap(service: LoadedService, map: string): RenderMap {
   const m = service.maps.find((x) => x.name === key) ??
     service.maps.find((x) => x.name.toLowerCase() === String(key).toLowerCase());
   if (!m) throw new Error(`Map "${map}" does not exist in service ${service.name}.`);
-  return toRenderMap(m);
+  return m;
 }
 
 /** A resolver that loads the services once (lazily) and finds maps by name. */

@@ -15,11 +15,16 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
+import type { WorkerError } from "./pool.ts";
+import { InvalidRequestError } from "../errors.ts";
 
 let resolve: MapResolver | null = null;
 let heapLimitBytes = Infinity;
 
-function errorOf(err: unknown): { name: string; message: string } {
+function errorOf(err: unknown): WorkerError {
+  if (err instanceof InvalidRequestError) {
+    return { name: err.name, message: err.message, facts: err.facts };
+  }
   return err instanceof Error
     ? { name: err.name, message: err.message }
     : { name: "Error", message: String(err) };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Rgba } from "../document/renderer.ts";
+import { InvalidRequestError } from "../errors.ts";
 import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
 import { encodePng } from "./png.ts";
 import { encodeGif } from "./gif.ts";
@@ -38,7 +39,7 @@ export const SUPPORTED_ESRI_FORMATS: readonly string[] = Object.keys(ESRI_FORMAT
 );
 
 /** Raised for a format we cannot or will not produce; the message names the alternatives. */
-export class UnsupportedFormatError extends Error {
+export class UnsupportedFormatError extends InvalidRequestError {
   /** Creates the error for an esriImageFormat value or tile format name. */
   constructor(format: string) {
     super(

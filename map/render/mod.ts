@@ -55,17 +55,9 @@ export {
   renderSwatch,
   type Swatch,
 } from "./legend.ts";
+export { DEFAULT_OUTPUT_MAX_AGE_MS, OutputFolder, sweepOutput } from "./output.ts";
 export {
-  type FrameLike,
-  type LayerLike,
-  rendererOf,
-  toRenderLayer,
-  toRenderMap,
-} from "./map_of.ts";
-export { configureOutput, sweepOutput, writeOutput } from "./output.ts";
-export {
-  configureRenderer,
-  configureRendererForDocuments,
+  documentRenderPool,
   InProcessRenderer,
   type InProcessRendererOptions,
   RenderBusyError,
@@ -74,8 +66,6 @@ export {
   type RenderPoolOptions,
   type RenderPoolStats,
   type ServiceLoaderSpec,
-  setSharedRenderer,
-  sharedRenderer,
 } from "./pool.ts";
 export {
   defaultScaleBar,
@@ -85,7 +75,6 @@ export {
   type ScaleBarStyle,
   unitName,
 } from "./scalebar.ts";
-export * from "./soap.ts";
 export type {
   Graphic,
   LayerOverride,

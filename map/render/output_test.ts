@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { configureOutput, sweepOutput, writeOutput } from "./output.ts";
+import { OutputFolder, sweepOutput } from "./output.ts";
 
 Deno.test("output images get ArcGIS-like names and expire after the configured age", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    const name = await writeOutput(
+    const output = new OutputFolder({ maxAgeMs: 60_000 });
+    const name = await output.write(
       join(dir, "S_MapServer"),
       "map",
       "png",
@@ -17,18 +18,20 @@ Deno.test("output images get ArcGIS-like names and expire after the configured a
       new Uint8Array([1, 2, 3]),
     );
     await Deno.writeTextFile(join(dir, "S_MapServer", "keep.txt"), "not ours");
-    configureOutput({ maxAgeMs: 60_000 });
-    assert.equal(await sweepOutput(join(dir, "S_MapServer")), 0, "young files stay");
+    assert.equal(await sweepOutput(join(dir, "S_MapServer"), 60_000), 0, "young files stay");
     assert.equal(
-      await sweepOutput(join(dir, "S_MapServer"), Date.now() + 120_000),
+      await sweepOutput(join(dir, "S_MapServer"), 60_000, Date.now() + 120_000),
       1,
       "old files go",
     );
     const left = [...Deno.readDirSync(join(dir, "S_MapServer"))].map((e) => e.name);
     assert.deepEqual(left, ["keep.txt"], "only files the server wrote are swept");
-    assert.equal(await sweepOutput(join(dir, "missing")), 0, "a missing folder is not an error");
+    assert.equal(
+      await sweepOutput(join(dir, "missing"), 60_000),
+      0,
+      "a missing folder is not an error",
+    );
   } finally {
-    configureOutput({ maxAgeMs: 10 * 60_000 });
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -42,9 +45,11 @@ Deno.test({
       // A child process whose files may not exceed 64 KiB (SIGXFSZ ignored, so
       // the write fails with EFBIG as it would with ENOSPC on a full disk).
       const module = new URL("./output.ts", import.meta.url).href;
-      const script = `const { writeOutput } = await import(${JSON.stringify(module)});
+      const script = `const { OutputFolder } = await import(${JSON.stringify(module)});
         try {
-          await writeOutput(${JSON.stringify(dir)}, "map", "png", new Uint8Array(1 << 20));
+          await new OutputFolder().write(${
+        JSON.stringify(dir)
+      }, "map", "png", new Uint8Array(1 << 20));
           console.log("written");
         } catch (err) {
           console.log("failed: " + err.message);

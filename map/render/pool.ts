@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { InvalidRequestError, type RequestFacts, ServerBusyError } from "../errors.ts";
 import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
@@ -59,7 +60,7 @@ export interface RenderPoolStats {
 }
 
 /** Raised when the queue is full: the client should retry later. */
-export class RenderBusyError extends Error {
+export class RenderBusyError extends ServerBusyError {
   /** Creates the error. */
   constructor() {
     super("The server is busy rendering other requests; try again in a moment.");
@@ -85,15 +86,23 @@ interface JobReply {
   id: number;
   ok: boolean;
   result?: unknown;
-  error?: { name: string; message: string };
+  error?: WorkerError;
   /** Its wasm heap after the job. */
   heapBytes: number;
   /** Whether it must be replaced (heap over the limit, or its kit failed). */
   retire: boolean;
 }
 
-function errorFrom(e: { name: string; message: string }): Error {
-  const err = e.name === "RangeError" ? new RangeError(e.message) : new Error(e.message);
+/** An error as a worker sends it; `facts` is set for the client's errors. */
+export interface WorkerError {
+  name: string;
+  message: string;
+  facts?: RequestFacts;
+}
+
+/** Rebuilds a worker's error; only an InvalidRequestError stays the client's fault. */
+function errorFrom(e: WorkerError): Error {
+  const err = e.facts ? new InvalidRequestError(e.message, e.facts) : new Error(e.message);
   err.name = e.name;
   return err;
 }
@@ -255,48 +264,19 @@ export class InProcessRenderer implements Renderer {
   close(): void {}
 }
 
-let shared: Renderer | null = null;
-
 /**
- * The process-wide renderer: the pool set with {@link configureRenderer},
- * or an in-process renderer.
+ * A worker pool for services loaded from map documents: each worker calls
+ * map/document's `loadServices({ mapsDir, catalogPath })` itself (the
+ * recruitment database is opened read-only per worker). The caller owns the
+ * pool and closes it.
  *
  * @example
  * ```ts
- * const result = await sharedRenderer().run(job, resolve);
+ * const renderer = documentRenderPool({ catalogPath: "var/catalog.db", lazy: true });
+ * renderer.close();
  * ```
  */
-export function sharedRenderer(): Renderer {
-  shared ??= new InProcessRenderer();
-  return shared;
-}
-
-/**
- * Starts the shared worker pool (call once at server start-up) and returns it.
- *
- * @example
- * ```ts
- * configureRenderer({ loader: { module: new URL("./map/document/mod.ts", import.meta.url).href,
- *   export: "loadServices", args: [mapsDir] } });
- * ```
- */
-export function configureRenderer(opts: RenderPoolOptions): Renderer {
-  shared?.close();
-  shared = new RenderPool(opts);
-  return shared;
-}
-
-/**
- * Starts the shared worker pool for services loaded from map documents:
- * each worker calls map/document's `loadServices({ mapsDir, catalogPath })`
- * itself (the recruitment database is opened read-only per worker).
- *
- * @example
- * ```ts
- * configureRendererForDocuments({ mapsDir: values.maps, catalogPath: "var/catalog.db" });
- * ```
- */
-export function configureRendererForDocuments(
+export function documentRenderPool(
   opts: {
     mapsDir?: string;
     catalogPath?: string;
@@ -305,8 +285,8 @@ export function configureRendererForDocuments(
     lazy?: boolean;
     heapLimitMb?: number;
   },
-): Renderer {
-  return configureRenderer({
+): RenderPool {
+  return new RenderPool({
     size: opts.size,
     lazy: opts.lazy,
     heapLimitMb: opts.heapLimitMb,
@@ -320,11 +300,4 @@ export function configureRendererForDocuments(
       }],
     },
   });
-}
-
-/** Replaces the shared renderer (tests), returning the previous one. */
-export function setSharedRenderer(r: Renderer | null): Renderer | null {
-  const prev = shared;
-  shared = r;
-  return prev;
 }

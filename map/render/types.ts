@@ -1,5 +1,5 @@
 /**
- * Plain, serialisable descriptions of what to draw. The SOAP operations
+ * Plain, serialisable descriptions of what to draw. The map operations
  * turn requests into these; the renderer (in a worker or in process)
  * turns them into encoded images.
  *

@@ -1,27 +1,14 @@
 /**
- * The contract between the SOAP layer and the operations: a handler gets
- * the decoded request (plain objects, see the team-brief convention) and
- * returns the children of the response element in the same convention.
+ * The contract between the SOAP layer and its handlers: a handler gets the
+ * decoded request element (plain objects) and returns the children of the
+ * response element in the same convention. The operations themselves take
+ * typed requests (map/ops/types.ts); `handlers.ts` adapts them.
  *
  * @module
  */
-import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
+import type { MapFrame, MapLayer, MapService, OperationContext } from "../ops/types.ts";
 
-export type { MapFrame, MapLayer, MapService };
-
-/** What every operation may use besides its request. */
-export interface OperationContext {
-  /** The map service the request was sent to. */
-  service: MapService;
-  /** Absolute endpoint URL of the service (`.../arcgis/services/<Name>/MapServer`). */
-  serviceUrl: string;
-  /** Namespace of the request; responses are written in it. */
-  namespace: string;
-  /** Public base URL of the output directory (images returned by URL). */
-  outputUrl: string;
-  /** File-system directory behind `outputUrl`. */
-  outputDir: string;
-}
+export type { MapFrame, MapLayer, MapService, OperationContext };
 
 /**
  * One SOAP operation.

@@ -34,7 +34,7 @@ class Reader {
   constructor(readonly view: DataView) {}
   need(n: number): void {
     if (this.pos + n > this.view.byteLength) {
-      throw new RangeError(`Truncated geometry blob (needs ${n} bytes at offset ${this.pos}).`);
+      throw new Error(`Truncated geometry blob (needs ${n} bytes at offset ${this.pos}).`);
     }
   }
   u8(): number {
@@ -56,7 +56,7 @@ class Reader {
 }
 
 function readGeometry(r: Reader, out: WkbParts, depth: number): void {
-  if (depth > 32) throw new RangeError("Geometry collections are nested too deeply.");
+  if (depth > 32) throw new Error("Geometry collections are nested too deeply.");
   r.little = r.u8() === 1;
   let type = r.u32();
   // EWKB flags (PostGIS writers): Z, M and an embedded SRID.
@@ -77,7 +77,7 @@ function readGeometry(r: Reader, out: WkbParts, depth: number): void {
   };
   const points = (): Position[] => {
     const n = r.u32();
-    if (n > (r.view.byteLength - r.pos) / 16) throw new RangeError("Corrupt point count in WKB.");
+    if (n > (r.view.byteLength - r.pos) / 16) throw new Error("Corrupt point count in WKB.");
     const list: Position[] = new Array(n);
     for (let i = 0; i < n; i++) list[i] = point();
     return list;
@@ -111,7 +111,7 @@ function readGeometry(r: Reader, out: WkbParts, depth: number): void {
       return;
     }
     default:
-      throw new RangeError(
+      throw new Error(
         `Unsupported WKB geometry type ${type} (curves, surfaces and TINs are not supported).`,
       );
   }
@@ -134,21 +134,21 @@ export function decodeWkb(bytes: Uint8Array): WkbParts {
 const ENVELOPE_DOUBLES = [0, 4, 6, 6, 8];
 
 /**
- * Decodes a GeoPackage geometry blob. Throws a RangeError on anything
+ * Decodes a GeoPackage geometry blob. Throws an Error on anything
  * that is not one.
  */
 export function decodeGpkgBlob(bytes: Uint8Array): GpkgGeometry {
   if (bytes.length < 8 || bytes[0] !== 0x47 || bytes[1] !== 0x50) {
-    throw new RangeError("Not a GeoPackage geometry blob (missing the GP magic).");
+    throw new Error("Not a GeoPackage geometry blob (missing the GP magic).");
   }
   const flags = bytes[3];
   const little = (flags & 1) === 1;
   const envKind = (flags >> 1) & 7;
-  if (envKind > 4) throw new RangeError(`Invalid GeoPackage envelope indicator ${envKind}.`);
+  if (envKind > 4) throw new Error(`Invalid GeoPackage envelope indicator ${envKind}.`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const srsId = view.getInt32(4, little);
   const n = ENVELOPE_DOUBLES[envKind];
-  if (bytes.length < 8 + n * 8) throw new RangeError("Truncated GeoPackage geometry header.");
+  if (bytes.length < 8 + n * 8) throw new Error("Truncated GeoPackage geometry header.");
   let envelope: Extent | null = null;
   if (n > 0) {
     const e = (i: number) => view.getFloat64(8 + i * 8, little);

@@ -7,15 +7,15 @@
  * Invalidation: before serving, the cache compares each layer source's
  * `revision()` with the one the stored tiles were drawn from (checked at
  * most every `checkIntervalMs`). Layers fed by the recruitment database's
- * competitions (`changeLog.layerIds`) are invalidated precisely: every
- * `change_log` row since the last one seen names the old and new
- * coordinates of a changed competition, and the tiles covering them, padded
+ * competitions (`changeLog.layerIds`) are invalidated precisely: the
+ * catalogue reports the old and new coordinates of every competition
+ * changed since the last change seen, and the tiles covering them, padded
  * by the layer's largest marker, are deleted at every level. Any other
  * changed layer drops the whole cache.
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { CompetitionMoves } from "../../data/catalog.ts";
 import { rendererReachPt } from "../document/renderer.ts";
 import { projectPoint } from "../geo/projection.ts";
 import type { MapResolver } from "../render/jobs.ts";
@@ -24,6 +24,14 @@ import type { Renderer } from "../render/pool.ts";
 import type { RenderMap } from "../render/types.ts";
 import { lodOf, tileCounts, tileExtent, tileRange, type TilingScheme } from "./scheme.ts";
 import { type StoredTile, TileStore } from "./store.ts";
+
+/** Where a tile cache learns which competitions moved (the recruitment catalogue). */
+export interface ChangeFeed {
+  /** Number of the last recorded change (0 when none). */
+  lastChangeSeq(): number;
+  /** The places of the competitions changed after change `since`. */
+  competitionMovesSince(since: number): CompetitionMoves;
+}
 
 /** Options of {@link TileCache}. */
 export interface TileCacheOptions {
@@ -40,8 +48,8 @@ export interface TileCacheOptions {
   renderer: () => Renderer;
   /** Resolves the map when rendering in process. */
   localResolve: MapResolver;
-  /** Competition change feed: the recruitment database and the layers it feeds. */
-  changeLog?: { db: DatabaseSync; layerIds: number[] };
+  /** Competition change feed: the recruitment catalogue and the layers it feeds. */
+  changeLog?: { feed: ChangeFeed; layerIds: number[] };
   /** Metatile side in tiles (default 4). */
   metatile?: number;
   /** How often data revisions are re-checked (default 1000 ms). */
@@ -120,12 +128,7 @@ export class TileCache {
   }
 
   #maxSeq(): number {
-    const db = this.opts.changeLog?.db;
-    if (!db) return 0;
-    const r = db.prepare("SELECT coalesce(max(seq), 0) AS s FROM change_log").get() as {
-      s: number;
-    };
-    return Number(r.s);
+    return this.opts.changeLog?.feed.lastChangeSeq() ?? 0;
   }
 
   /**
@@ -154,25 +157,14 @@ export class TileCache {
   }
 
   #applyChangeLog(layerIds: number[]): number {
-    const db = this.opts.changeLog!.db;
     const since = Number(this.store.meta("x_change_seq") ?? "0");
-    const first = db.prepare("SELECT min(seq) AS s FROM change_log").get() as { s: number | null };
-    if (first.s !== null && Number(first.s) > since + 1) {
-      // Rows we never saw were pruned from the log: only a full refresh is safe.
+    const moves = this.opts.changeLog!.feed.competitionMovesSince(since);
+    if (!moves.complete) {
       const n = this.store.count();
       this.store.clear();
-      this.store.setMeta({ x_change_seq: String(this.#maxSeq()) });
+      this.store.setMeta({ x_change_seq: String(moves.lastSeq) });
       return n;
     }
-    const rows = db.prepare(
-      "SELECT seq, lat, lon, old_lat, old_lon FROM change_log WHERE seq > ? AND collection = 'competition' ORDER BY seq",
-    ).all(since) as {
-      seq: number;
-      lat: number | null;
-      lon: number | null;
-      old_lat: number | null;
-      old_lon: number | null;
-    }[];
     const s = this.opts.scheme;
     // Labels (up to 64 characters, about 0.6 em each) reach far beyond the marker.
     const reachPt = Math.max(
@@ -184,18 +176,11 @@ export class TileCache {
     // Marker reach (and label room) in pixels at the scheme's DPI, plus antialiasing slack.
     const padPx = (reachPt * s.dpi) / 72 + 2;
     const points: [number, number][] = [];
-    let maxSeq = since;
-    for (const r of rows) {
-      maxSeq = Math.max(maxSeq, Number(r.seq));
-      for (const [lat, lon] of [[r.lat, r.lon], [r.old_lat, r.old_lon]]) {
-        if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) {
-          continue;
-        }
-        try {
-          points.push(projectPoint([lon, lat], 4326, s.wkid) as [number, number]);
-        } catch {
-          // A coordinate the tiling scheme cannot show touches no tile.
-        }
+    for (const place of moves.places) {
+      try {
+        points.push(projectPoint(place, 4326, s.wkid) as [number, number]);
+      } catch {
+        // A coordinate the tiling scheme cannot show touches no tile.
       }
     }
     let deleted = 0;
@@ -219,7 +204,7 @@ export class TileCache {
         }
       }
     }
-    this.store.setMeta({ x_change_seq: String(maxSeq) });
+    this.store.setMeta({ x_change_seq: String(moves.lastSeq) });
     return deleted;
   }
 

@@ -1,18 +1,16 @@
 /**
  * Tile caches of the published maps: which maps are cached (a `tiling`
  * entry in the map document), their tiling scheme and format, one
- * {@link TileCache} per map (MBTiles files under a configurable folder),
- * and `seedTiles` for `deno task seed-tiles`.
+ * {@link TileCache} per map (MBTiles files under a given folder), kept by
+ * one {@link TileCaches} per server, which also seeds for `deno task seed-tiles`.
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
 import { normalizeWkid } from "../geo/projection.ts";
 import { formatFromName, type OutputFormat } from "../render/encode.ts";
-import type { FrameLike, LayerLike } from "../render/map_of.ts";
-import { toRenderMap } from "../render/map_of.ts";
-import { sharedRenderer } from "../render/pool.ts";
-import { type SeedProgress, TileCache } from "./cache.ts";
+import type { RenderLayer, RenderMap } from "../render/types.ts";
+import type { Renderer } from "../render/pool.ts";
+import { type ChangeFeed, type SeedProgress, TileCache } from "./cache.ts";
 import { progressBar, type ProgressOptions } from "../../data/progress.ts";
 import {
   schemeWithLevels,
@@ -21,7 +19,13 @@ import {
   WGS84_SCHEME,
 } from "./scheme.ts";
 
-export { type SeedProgress, TileCache, type TileImage, TileNotFoundError } from "./cache.ts";
+export {
+  type ChangeFeed,
+  type SeedProgress,
+  TileCache,
+  type TileImage,
+  TileNotFoundError,
+} from "./cache.ts";
 export {
   type Lod,
   lodOf,
@@ -37,48 +41,27 @@ export { etagOf, TileStore } from "./store.ts";
 export interface ServiceLike {
   name: string;
   defaultMapName?: string;
-  maps: readonly FrameLike[];
+  maps: readonly RenderMap[];
 }
 
-/** Settings of every tile cache in the process. */
-export interface TilesConfig {
+/** Settings of a server's tile caches. */
+export interface TilesOptions {
   /** Folder of the MBTiles files (`<dir>/<Service>/<Map>.mbtiles`). */
   dir: string;
-  /** The recruitment database whose `change_log` drives precise invalidation. */
-  changeLogDb: DatabaseSync | null;
-  /** Which layers draw competitions from that database. */
-  isCompetitionLayer: (layer: LayerLike) => boolean;
-  /** Metatile side in tiles. */
-  metatile: number;
+  /** Draws the tiles. */
+  renderer: Renderer;
+  /** The recruitment catalogue, whose changes drive precise invalidation. */
+  changes?: ChangeFeed | null;
+  /** Which layers draw competitions from that catalogue (default: document source `competitions`). */
+  isCompetitionLayer?: (layer: RenderLayer) => boolean;
+  /** Metatile side in tiles (default 4). */
+  metatile?: number;
 }
 
 /** Layers whose document source is the recruitment catalogue's competitions (map/document). */
-function defaultIsCompetitionLayer(layer: LayerLike): boolean {
+function defaultIsCompetitionLayer(layer: RenderLayer): boolean {
   const spec = (layer as { sourceSpec?: { type?: unknown } }).sourceSpec;
   return spec?.type === "competitions";
-}
-
-let config: TilesConfig = {
-  dir: "var/tiles",
-  changeLogDb: null,
-  isCompetitionLayer: defaultIsCompetitionLayer,
-  metatile: 4,
-};
-const caches = new Map<string, { frame: FrameLike; cache: TileCache }>();
-
-/**
- * Changes the tile settings (call at start-up, before the first tile);
- * open caches are closed so the next request uses the new settings.
- *
- * @example
- * ```ts
- * configureTiles({ dir: "var/tiles", changeLogDb: catalog.db });
- * ```
- */
-export function configureTiles(c: Partial<TilesConfig>): void {
-  config = { ...config, ...c };
-  for (const { cache } of caches.values()) cache.close();
-  caches.clear();
 }
 
 /** The tiling of a map document frame (duck-typed `tiling` entry). */
@@ -92,7 +75,7 @@ interface TilingEntry {
 
 /** Scheme, format and quality of a cached map, or null when the map is not cached. */
 export function frameTiling(
-  frame: FrameLike,
+  frame: RenderMap,
 ): { scheme: TilingScheme; format: OutputFormat; quality: number } | null {
   const t = (frame as { tiling?: TilingEntry | null }).tiling;
   if (!t) return null;
@@ -119,40 +102,79 @@ function safeName(s: string): string {
 }
 
 /**
- * The tile cache of `frame` in `service`, or null when the map is not
- * cached. Opened on first use and kept.
+ * The tile caches of one server: one {@link TileCache} per cached map,
+ * opened on first use and kept until {@link TileCaches.close}.
  *
  * @example
- * ```ts
- * const cache = tileCacheFor(service, service.maps[1]);
- * const tile = await cache?.tile(3, 2, 5);
+ * ```ts ignore
+ * const tiles = new TileCaches({ dir: "var/tiles", renderer, changes: catalog });
+ * const tile = await tiles.cacheFor(service, service.maps[1])?.tile(3, 2, 5);
  * ```
  */
-export function tileCacheFor(service: ServiceLike, frame: FrameLike): TileCache | null {
-  const key = `${service.name}\u0000${frame.name}`;
-  const hit = caches.get(key);
-  if (hit && hit.frame === frame) return hit.cache;
-  hit?.cache.close();
-  const tiling = frameTiling(frame);
-  if (!tiling) return null;
-  const map = toRenderMap(frame);
-  const competitionIds = frame.layers.filter((l) => config.isCompetitionLayer(l)).map((l) => l.id);
-  const cache = new TileCache({
-    service: service.name,
-    map,
-    scheme: tiling.scheme,
-    format: tiling.format,
-    quality: tiling.quality,
-    path: `${config.dir}/${safeName(service.name)}/${safeName(frame.name)}.mbtiles`,
-    renderer: sharedRenderer,
-    localResolve: () => map,
-    changeLog: config.changeLogDb && competitionIds.length
-      ? { db: config.changeLogDb, layerIds: competitionIds }
-      : undefined,
-    metatile: config.metatile,
-  });
-  caches.set(key, { frame, cache });
-  return cache;
+export class TileCaches {
+  readonly #opts: TilesOptions;
+  readonly #caches = new Map<string, { frame: RenderMap; cache: TileCache }>();
+
+  /** Keeps the settings; no file is opened before the first tile. */
+  constructor(opts: TilesOptions) {
+    this.#opts = opts;
+  }
+
+  /** The tile cache of `frame` in `service`, or null when the map is not cached. */
+  cacheFor(service: ServiceLike, frame: RenderMap): TileCache | null {
+    const key = `${service.name}\u0000${frame.name}`;
+    const hit = this.#caches.get(key);
+    if (hit && hit.frame === frame) return hit.cache;
+    hit?.cache.close();
+    const tiling = frameTiling(frame);
+    if (!tiling) return null;
+    const map = frame;
+    const isCompetition = this.#opts.isCompetitionLayer ?? defaultIsCompetitionLayer;
+    const competitionIds = frame.layers.filter((l) => isCompetition(l)).map((l) => l.id);
+    const renderer = this.#opts.renderer;
+    const changes = this.#opts.changes;
+    const cache = new TileCache({
+      service: service.name,
+      map,
+      scheme: tiling.scheme,
+      format: tiling.format,
+      quality: tiling.quality,
+      path: `${this.#opts.dir}/${safeName(service.name)}/${safeName(frame.name)}.mbtiles`,
+      renderer: () => renderer,
+      localResolve: () => map,
+      changeLog: changes && competitionIds.length
+        ? { feed: changes, layerIds: competitionIds }
+        : undefined,
+      metatile: this.#opts.metatile ?? 4,
+    });
+    this.#caches.set(key, { frame, cache });
+    return cache;
+  }
+
+  /** Pre-renders every missing tile of `levels` of a cached map. */
+  async seed(opts: SeedOptions): Promise<SeedProgress> {
+    const { service } = opts;
+    const frame = opts.map
+      ? service.maps.find((m) => m.name === opts.map)
+      : service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
+        service.maps.find((m) => frameTiling(m));
+    if (!frame) {
+      throw new Error(
+        opts.map
+          ? `Map "${opts.map}" does not exist in service ${service.name}.`
+          : `Service ${service.name} has no cached map (add a "tiling" entry to a map).`,
+      );
+    }
+    const cache = this.cacheFor(service, frame);
+    if (!cache) throw new Error(`Map "${frame.name}" of service ${service.name} is not cached.`);
+    return await cache.seed(opts.levels, opts.onProgress);
+  }
+
+  /** Closes every open tile store. */
+  close(): void {
+    for (const { cache } of this.#caches.values()) cache.close();
+    this.#caches.clear();
+  }
 }
 
 /**
@@ -175,7 +197,7 @@ export function parseLevels(text: string): number[] {
   return [...out].sort((x, y) => x - y);
 }
 
-/** Options of {@link seedTiles}. */
+/** Options of {@link TileCaches.seed}. */
 export interface SeedOptions {
   service: ServiceLike;
   /** Map name; default the service's default map, else its first cached map. */
@@ -185,39 +207,13 @@ export interface SeedOptions {
 }
 
 /**
- * Pre-renders every missing tile of `levels` of a cached map.
- *
- * @example
- * ```ts
- * await seedTiles({ service, levels: parseLevels("0-6"), onProgress: progressPrinter() });
- * ```
- */
-export async function seedTiles(opts: SeedOptions): Promise<SeedProgress> {
-  const { service } = opts;
-  const frame = opts.map
-    ? service.maps.find((m) => m.name === opts.map)
-    : service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
-      service.maps.find((m) => frameTiling(m));
-  if (!frame) {
-    throw new Error(
-      opts.map
-        ? `Map "${opts.map}" does not exist in service ${service.name}.`
-        : `Service ${service.name} has no cached map (add a "tiling" entry to a map).`,
-    );
-  }
-  const cache = tileCacheFor(service, frame);
-  if (!cache) throw new Error(`Map "${frame.name}" of service ${service.name} is not cached.`);
-  return await cache.seed(opts.levels, opts.onProgress);
-}
-
-/**
  * A progress printer for seeding, on the shared progress display: one
  * updating bar on a terminal (`tiles [#####.....] 1234/2380 (51%)  level 5
  * rendered 800`), in a log a plain line every few seconds and a summary.
  *
  * @example
  * ```ts
- * await seedTiles({ service, levels, onProgress: progressPrinter() });
+ * await tiles.seed({ service, levels, onProgress: progressPrinter() });
  * ```
  */
 export function progressPrinter(

@@ -1,15 +1,17 @@
 /**
- * Reading the drawing parts of SOAP requests (plain-object convention of
- * map/soap) into renderer types: colours (RGB, gray, HSV, HLS, CMYK),
+ * Reading the drawing parts of requests (ArcGIS values as the type table
+ * names them) into renderer types: colours (RGB, gray, HSV, HLS, CMYK),
  * simple symbols, text symbols, image types and scale bars. Anything we
- * cannot draw is refused with a Client fault that says what to send.
+ * cannot draw is refused with an InvalidRequestError that says what to send.
+ * Kept beside the operations, so the renderer knows only its own types.
  *
  * @module
  */
-import { SoapFault } from "../soap/fault.ts";
+import { isArcgisObject } from "./arcgis_value.ts";
+import { InvalidRequestError } from "../errors.ts";
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { isEsriUnits } from "../geo/units.ts";
-import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "./encode.ts";
+import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "../render/encode.ts";
 import {
   defaultScaleBar,
   type Frequency,
@@ -17,14 +19,7 @@ import {
   type ScaleBarStyle,
   type UnitLabelPos,
   type VertPos,
-} from "./scalebar.ts";
-
-/** A SOAP complex value. */
-export type SoapObject = Record<string, unknown>;
-
-function isObject(v: unknown): v is SoapObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+} from "../render/scalebar.ts";
 
 function num(v: unknown, fallback: number): number {
   return typeof v === "number" && Number.isFinite(v) ? v : fallback;
@@ -59,7 +54,7 @@ function hsvToRgb(h: number, s: number, v: number): [number, number, number] {
  * ```
  */
 export function colorFromSoap(v: unknown, fallback: Rgba | null = null): Rgba | null {
-  if (!isObject(v)) return fallback;
+  if (!isArcgisObject(v)) return fallback;
   const a = clamp255(num(v.AlphaValue, 255));
   let rgb: [number, number, number];
   switch (v.$type) {
@@ -132,7 +127,7 @@ const FILL_STYLES: Record<string, Extract<SymbolSpec, { type: "simple-fill" }>["
 
 /** A SimpleLineSymbol (or any LineSymbol) as a simple line; null when absent. */
 export function lineFromSoap(v: unknown): Extract<SymbolSpec, { type: "simple-line" }> | null {
-  if (!isObject(v)) return null;
+  if (!isArcgisObject(v)) return null;
   return {
     type: "simple-line",
     style: LINE_STYLES[String(v.Style)] ?? "solid",
@@ -146,7 +141,7 @@ export function lineFromSoap(v: unknown): Extract<SymbolSpec, { type: "simple-li
  * for picture, character and binary symbols.
  */
 export function symbolFromSoap(v: unknown, fallback: SymbolSpec, what: string): SymbolSpec {
-  if (!isObject(v)) return fallback;
+  if (!isArcgisObject(v)) return fallback;
   switch (v.$type) {
     case "SimpleMarkerSymbol":
       return {
@@ -174,8 +169,7 @@ export function symbolFromSoap(v: unknown, fallback: SymbolSpec, what: string): 
         outline: lineFromSoap(v.Outline) ?? undefined,
       };
     default:
-      throw new SoapFault(
-        "Client",
+      throw new InvalidRequestError(
         `${what}: symbol type ${String(v.$type ?? "(none)")} cannot be drawn by this server; ` +
           "use SimpleMarkerSymbol, SimpleLineSymbol or SimpleFillSymbol.",
       );
@@ -187,7 +181,7 @@ export function textStyleFromSoap(
   v: unknown,
   fallback: { color: Rgba; sizePt: number },
 ): { color: Rgba; sizePt: number } {
-  if (!isObject(v)) return fallback;
+  if (!isArcgisObject(v)) return fallback;
   const size = num(v.Size, fallback.sizePt);
   return {
     color: colorFromSoap(v.Color, fallback.color)!,
@@ -211,7 +205,7 @@ export interface ImageTypeSpec {
  * ```
  */
 export function imageTypeFromSoap(v: unknown, fallback: OutputFormat = "png8"): ImageTypeSpec {
-  const t = isObject(v) ? v : {};
+  const t = isArcgisObject(v) ? v : {};
   let format: OutputFormat = fallback;
   try {
     if (typeof t.ImageFormat === "string" && t.ImageFormat !== "") {
@@ -219,7 +213,7 @@ export function imageTypeFromSoap(v: unknown, fallback: OutputFormat = "png8"): 
     }
   } catch (e) {
     if (e instanceof UnsupportedFormatError) {
-      throw new SoapFault("Client", e.message, { ImageFormat: String(t.ImageFormat) });
+      throw new InvalidRequestError(e.message, { ImageFormat: String(t.ImageFormat) });
     }
     throw e;
   }
@@ -267,11 +261,10 @@ const FREQ: Record<string, Frequency> = {
  */
 export function scaleBarFromSoap(v: unknown): ScaleBarSpec {
   const s = defaultScaleBar();
-  if (!isObject(v)) return s;
+  if (!isArcgisObject(v)) return s;
   const style = SB_STYLES[String(v.$type ?? "AlternatingScaleBar")];
   if (!style) {
-    throw new SoapFault(
-      "Client",
+    throw new InvalidRequestError(
       `ScaleBar type ${
         String(v.$type)
       } is not supported; use AlternatingScaleBar or SingleDivisionScaleBar.`,
@@ -295,20 +288,20 @@ export function scaleBarFromSoap(v: unknown): ScaleBarSpec {
   s.labelGap = Math.max(0, num(v.LabelGap, s.labelGap));
   s.labelSymbol = textStyleFromSoap(v.LabelSymbol, s.labelSymbol);
   if (
-    isObject(v.NumberFormat) &&
+    isArcgisObject(v.NumberFormat) &&
     v.NumberFormat.RoundingOption !== "esriRoundNumberOfSignificantDigits"
   ) {
     const d = num(v.NumberFormat.RoundingValue, -1);
     s.decimals = d >= 0 && d <= 10 ? Math.round(d) : -1;
   }
   s.fixed = v.ResizeHint === "esriScaleBarFixed";
-  const fill1 = isObject(v.FillSymbol1)
+  const fill1 = isArcgisObject(v.FillSymbol1)
     ? v.FillSymbol1
-    : isObject(v.FillSymbol)
+    : isArcgisObject(v.FillSymbol)
     ? v.FillSymbol
     : null;
   if (fill1) s.fill1 = colorFromSoap(fill1.Color, s.fill1)!;
-  if (isObject(v.FillSymbol2)) s.fill2 = colorFromSoap(v.FillSymbol2.Color, s.fill2)!;
+  if (isArcgisObject(v.FillSymbol2)) s.fill2 = colorFromSoap(v.FillSymbol2.Color, s.fill2)!;
   const mark = lineFromSoap(v.DivisionMarkSymbol);
   if (mark) s.line = { color: mark.color, width: mark.width };
   s.divisionMarkHeight = Math.max(0, num(v.DivisionMarkHeight, s.divisionMarkHeight));

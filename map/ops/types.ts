@@ -1,0 +1,230 @@
+/**
+ * What the MapServer operations take and give, whatever protocol carries
+ * them. Requests and results use the ArcGIS names of the SOAP type table
+ * (`MapName`, `LayerID`, `PropertyArray`), since the SOAP decoder produces
+ * exactly those values and an ArcGIS REST parameter parser can build the same
+ * ones; each face checks a request's shape once, then hands over these types.
+ *
+ * @module
+ */
+import type { MapFrame, MapLayer, MapService } from "../document/mod.ts";
+import type { Renderer } from "../render/pool.ts";
+import type { OutputFolder } from "../render/output.ts";
+import type { TileCaches } from "../tiles/mod.ts";
+import type { EsriUnits } from "../geo/units.ts";
+
+export type { MapFrame, MapLayer, MapService };
+
+/** What every operation may use besides its request: the service and the server's parts. */
+export interface OperationContext {
+  /** The map service the request was sent to. */
+  service: MapService;
+  /** Absolute endpoint URL of the service (`.../arcgis/services/<Name>/MapServer`). */
+  serviceUrl: string;
+  /** Namespace of the request; responses are written in it. */
+  namespace: string;
+  /** Public base URL of the output directory (images returned by URL). */
+  outputUrl: string;
+  /** File-system directory behind `outputUrl`. */
+  outputDir: string;
+  /** Draws maps, scale bars and legend swatches. */
+  renderer: Renderer;
+  /** The server's tile caches. */
+  tiles: TileCaches;
+  /** Writes (and expires) images returned by URL. */
+  output: OutputFolder;
+}
+
+/**
+ * One operation: a typed request in, a typed result out.
+ *
+ * @example
+ * ```ts
+ * import type { Operation } from "./types.ts";
+ * const count: Operation<Record<never, never>, number> = (_req, ctx) => ctx.service.maps.length;
+ * ```
+ */
+export type Operation<Req, Res> = (req: Req, ctx: OperationContext) => Res | Promise<Res>;
+
+/** A value of an ArcGIS complex type, as the type table names its members (`$type` = xsi:type). */
+export type ArcgisObject = Record<string, unknown>;
+
+/** One entry of a PropertySet. */
+export interface PropertySetProperty {
+  $type: "PropertySetProperty";
+  Key: string;
+  Value: unknown;
+}
+
+/** ArcGIS PropertySet: key/value facts (GetDocumentInfo, GetServiceConfigurationInfo). */
+export interface PropertySet {
+  PropertyArray: PropertySetProperty[];
+}
+
+/** A request without parameters (GetMapCount, GetDefaultMapName, ...). */
+export type EmptyRequest = Record<never, never>;
+
+/** A request naming a map; a missing or blank name means the default map. */
+export interface MapNameRequest {
+  MapName?: string;
+}
+
+/** GetMapName: the map at a 0-based index. */
+export interface GetMapNameRequest {
+  Index: number;
+}
+
+/** A request naming a layer of a map (GetSQLSyntaxInfo, QueryFeatureCount, ...). */
+export interface MapLayerRequest extends MapNameRequest {
+  LayerID: number;
+}
+
+/**
+ * A MapDescription as decoded: the members the operations read, by their
+ * ArcGIS names; nested values (MapArea, LayerDescriptions) are still read
+ * by map/ops' map-state builder.
+ */
+export interface MapDescription extends ArcgisObject {
+  Name?: string;
+  Rotation?: number;
+}
+
+/** An ImageDisplay: the image's size in pixels and its resolution. */
+export interface ImageDisplay extends ArcgisObject {
+  ImageWidth?: number;
+  ImageHeight?: number;
+  ImageDPI?: number;
+}
+
+/** A request that describes a map view (ComputeScale). */
+export interface MapViewRequest {
+  MapDescription?: MapDescription;
+  MapImageDisplay?: ImageDisplay;
+}
+
+/** ComputeDistance: two points (ArcGIS PointN values) of a map, and the units of the answer. */
+export interface ComputeDistanceRequest extends MapNameRequest {
+  FromPoint: ArcgisObject;
+  ToPoint: ArcgisObject;
+  Units: EsriUnits;
+}
+
+/** ToMapPoints: pixel coordinates (origin upper-left) of a map view. */
+export interface ToMapPointsRequest extends MapViewRequest {
+  ScreenXValues: number[];
+  ScreenYValues: number[];
+}
+
+/** FromMapPoints: map points (an ArcGIS MultipointN or PointN) of a map view. */
+export interface FromMapPointsRequest extends MapViewRequest {
+  MapPoints?: ArcgisObject;
+}
+
+/** FromMapPoints' answer: pixel coordinates, x and y apart. */
+export interface ScreenPoints {
+  ScreenXValues: number[];
+  ScreenYValues: number[];
+}
+
+/** A QueryFilter (or SpatialFilter, by `$type`) as decoded; its parts are read by the filter parser. */
+export type QueryFilter = ArcgisObject;
+
+/** QueryFeatureCount, QueryFeatureIDs and QueryFeatureData: a layer by id and a filter. */
+export interface LayerQueryRequest extends MapLayerRequest {
+  QueryFilter?: QueryFilter;
+}
+
+/** A LayerDescription: a layer by id with the client's own definition expression and options. */
+export interface LayerDescription extends ArcgisObject {
+  LayerID: number;
+  DefinitionExpression?: string;
+  LayerResultOptions?: ArcgisObject;
+}
+
+/** The `*2` query operations: a layer by LayerDescription and a filter. */
+export interface LayerDescriptionQueryRequest extends MapNameRequest {
+  LayerDescription: LayerDescription;
+  QueryFilter?: QueryFilter;
+}
+
+/** QueryFeatureData2: also the form of the answer (QueryResultOptions/Format). */
+export interface QueryFeatureData2Request extends LayerDescriptionQueryRequest {
+  /** An esriQueryResultFormat; default esriQueryResultRecordSetAsObject. */
+  Format: string;
+}
+
+/** Find: text searched in the fields of a map's layers. */
+export interface FindRequest extends MapViewRequest {
+  SearchString: string;
+  /** Whether a field may contain the text rather than equal it. */
+  Contains: boolean;
+  /** Comma-separated field names; empty = every field. */
+  SearchFields: string;
+  /** esriFindAllLayers or esriFindVisibleLayers. */
+  FindOption: string;
+  /** Layers to search; empty = every (visible) layer. */
+  LayerIDs: number[];
+}
+
+/** Identify: features within Tolerance pixels of a shape (an ArcGIS geometry value). */
+export interface IdentifyRequest extends MapViewRequest {
+  SearchShape: ArcgisObject;
+  Tolerance: number;
+  /** An esriIdentifyOption; default esriIdentifyTopmost. */
+  IdentifyOption: string;
+  LayerIDs: number[];
+}
+
+/** QueryHyperlinks: the hyperlinks of features in the current extent. */
+export interface QueryHyperlinksRequest extends MapViewRequest {
+  LayerIDs: number[];
+}
+
+/** GetMapTile: one tile of a map's fused cache. */
+export interface TileRequest extends MapNameRequest {
+  Level: number;
+  Row: number;
+  Column: number;
+  /** png, png32, jpg, ...; missing = the cache's own format. */
+  Format?: string;
+}
+
+/** A request about a layer's cache; LayerID -1 names the map's fused cache. */
+export interface CacheLayerRequest extends MapNameRequest {
+  LayerID: number;
+}
+
+/** An ImageDescription: the image's size and its type (format, return by URL or data). */
+export interface ImageDescription extends ArcgisObject {
+  ImageDisplay?: ImageDisplay;
+  ImageType?: ArcgisObject;
+}
+
+/** ExportMapImage: a map view drawn as an image. */
+export interface ExportMapImageRequest {
+  MapDescription: MapDescription;
+  ImageDescription: ImageDescription;
+}
+
+/** ExportScaleBar: a scale bar for a map view. */
+export interface ExportScaleBarRequest {
+  ScaleBar?: ArcgisObject;
+  MapDescription?: MapDescription;
+  MapDisplay?: ImageDisplay;
+  BackGroundColor?: ArcgisObject;
+  ImageDescription: ImageDescription;
+}
+
+/** What both legend operations take besides the map: layers, patch size and image type. */
+export interface LegendOptions {
+  /** Layers to describe; empty = every layer (GetLegendInfo) or every drawn one (GetLegendInfo2). */
+  LayerIDs: number[];
+  LegendPatch?: ArcgisObject;
+  ImageType?: ArcgisObject;
+}
+
+/** GetLegendInfo: legends of a map's layers by map name. */
+export interface GetLegendInfoRequest extends MapNameRequest, LegendOptions {}
+
+/** GetLegendInfo2: legends of the layers a map view draws. */
+export interface GetLegendInfo2Request extends MapViewRequest, LegendOptions {}
