@@ -20,6 +20,7 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
+import { polygonStore, type RingWindow, storedRings } from "./_geomstore.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
@@ -88,6 +89,18 @@ function sourceBbox(
   } catch {
     return undefined;
   }
+}
+
+/** The view in output coordinates, padded; x unbounded when the view reaches past the antimeridian. */
+function ringWindow(view: ScreenView, pad: number): RingWindow {
+  const v = view.visible;
+  const wraps = view.period > 0 && (v.xmin < -view.period / 2 || v.xmax > view.period / 2);
+  return {
+    xmin: wraps ? -Infinity : v.xmin - pad,
+    ymin: v.ymin - pad,
+    xmax: wraps ? Infinity : v.xmax + pad,
+    ymax: v.ymax + pad,
+  };
 }
 
 function labelText(v: unknown): string {
@@ -242,6 +255,7 @@ export function drawLayer(
   };
 
   const snapshot = layer.geometryType === "Point" ? pointSnapshot(src, where, fields, wkid) : null;
+  const store = !snapshot && layer.geometryType === "Polygon" ? polygonStore(src, wkid) : null;
   if (snapshot) {
     const { xs, ys, attributes } = snapshot;
     // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
@@ -258,6 +272,20 @@ export function drawLayer(
       const featXy: number[] = [];
       addPoint([x, y], view, featXy);
       if (featXy.length) emit(attributes[i], symbol, featXy, []);
+    }
+  } else if (store) {
+    // Same tolerance as the cache's levels, so both paths draw the same pixels.
+    const tol = 2 ** Math.floor(Math.log2(display.resolution)) / 2;
+    const win = ringWindow(view, reachPx * display.resolution);
+    for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
+      const symbol = pickSymbol(layer.renderer, f.attributes);
+      if (!symbol) continue;
+      const rings = storedRings(store, f.id, win, tol);
+      if (!rings || rings.length === 0) continue;
+      const featCmds: number[] = [];
+      const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
+      addPolygon(rings, view, featCmds, featOutline);
+      emit(f.attributes, symbol, [], featCmds, featOutline);
     }
   } else {
     for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {

@@ -15,6 +15,10 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
+import { adoptPolygonStore, type PolygonStoreData, setStorePublisher } from "./_geomstore.ts";
+
+// Stores this worker builds go to the pool, which hands them to the other workers.
+setStorePublisher((data) => self.postMessage({ type: "store", data }));
 
 let resolve: MapResolver | null = null;
 let heapLimitBytes = Infinity;
@@ -28,7 +32,12 @@ function errorOf(err: unknown): { name: string; message: string } {
 self.onmessage = async (e: MessageEvent) => {
   const msg = e.data as
     | { type: "init"; loader: ServiceLoaderSpec | null; heapLimitBytes: number }
-    | { type: "job"; id: number; job: RenderJob };
+    | { type: "job"; id: number; job: RenderJob }
+    | { type: "store"; data: PolygonStoreData };
+  if (msg.type === "store") {
+    adoptPolygonStore(msg.data);
+    return;
+  }
   if (msg.type === "init") {
     resolve = msg.loader ? mapResolverFor(msg.loader) : null;
     heapLimitBytes = msg.heapLimitBytes;

@@ -13,6 +13,7 @@
 import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
+import { type PolygonStoreData, storeBytes } from "./_geomstore.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
 
 export type { ServiceLoaderSpec };
@@ -56,6 +57,10 @@ export interface RenderPoolStats {
   recycled: number;
   /** Wasm heap of each worker after its last job (0 before its first). */
   heapBytes: number[];
+  /** Geometry stores built by the workers, duplicates included (one per source revision when shared). */
+  storeBuilds: number;
+  /** Bytes of the geometry stores all workers share (held once, whatever the pool size). */
+  sharedStoreBytes: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -105,6 +110,8 @@ export class RenderPool implements Renderer {
   #nextId = 1;
   #closed = false;
   #recycled = 0;
+  #storeBuilds = 0;
+  readonly #stores = new Map<string, PolygonStoreData>();
   readonly #opts: RenderPoolOptions;
   readonly #heapLimitBytes: number;
   readonly size: number;
@@ -130,7 +137,12 @@ export class RenderPool implements Renderer {
       loader: this.#opts.loader,
       heapLimitBytes: this.#heapLimitBytes,
     });
+    for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
     worker.onmessage = (e: MessageEvent) => {
+      if ((e.data as { type?: string }).type === "store") {
+        this.#shareStore(slot, (e.data as { data: PolygonStoreData }).data);
+        return;
+      }
       const msg = e.data as JobReply;
       const p = slot.busy;
       slot.busy = null;
@@ -156,6 +168,23 @@ export class RenderPool implements Renderer {
     return slot;
   }
 
+  /**
+   * A worker built a geometry store: the first of its key and revision is
+   * kept and sent to every other worker (shared memory, not copied); a
+   * duplicate (two workers built it at once) is answered with the kept one,
+   * so the builder drops its own copy.
+   */
+  #shareStore(from: Slot, data: PolygonStoreData): void {
+    this.#storeBuilds++;
+    const kept = this.#stores.get(data.key);
+    if (kept && kept.revision === data.revision) {
+      from.worker.postMessage({ type: "store", data: kept });
+      return;
+    }
+    this.#stores.set(data.key, data);
+    for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
+  }
+
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
   #replace(slot: Slot): void {
     slot.worker.terminate();
@@ -167,7 +196,12 @@ export class RenderPool implements Renderer {
 
   /** Workers replaced so far and each worker's last reported heap. */
   stats(): RenderPoolStats {
-    return { recycled: this.#recycled, heapBytes: this.#slots.map((s) => s.heapBytes) };
+    return {
+      recycled: this.#recycled,
+      heapBytes: this.#slots.map((s) => s.heapBytes),
+      storeBuilds: this.#storeBuilds,
+      sharedStoreBytes: [...this.#stores.values()].reduce((n, d) => n + storeBytes(d), 0),
+    };
   }
 
   #pump(): void {
