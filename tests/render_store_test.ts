@@ -117,3 +117,34 @@ Deno.test("render workers build the geometry store once and share it", async () 
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });
+
+Deno.test("a pool builds the geometry stores at start, before any request", async () => {
+  const path = await countriesGpkg();
+  const pool = new RenderPool({
+    size: 2,
+    loader: {
+      module: new URL("./_render_helpers.ts", import.meta.url).href,
+      export: "loadGeoPackageService",
+      args: [path, "countries"],
+    },
+  });
+  try {
+    // Waiting is bounded; no speed is asserted.
+    for (let i = 0; i < 600 && pool.stats().storeBuilds === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(pool.stats().storeBuilds, 1, "one worker built the store without a request");
+    await Promise.all([VIEWS[1], VIEWS[3]].map((extent) =>
+      pool.run({
+        kind: "map",
+        service: "Store",
+        map: "Layers",
+        request: { extent, wkid: 4326, widthPx: 256, heightPx: 256, format: "png32" },
+      })
+    ));
+    assert.equal(pool.stats().storeBuilds, 1);
+  } finally {
+    await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});

@@ -177,6 +177,25 @@ export function polygonStore(src: FeatureSource, toWkid: number): Installed | nu
   return installed.get(key)!;
 }
 
+/**
+ * Builds the stores of every polygon layer of these maps (at a worker's
+ * start, so the first request of the server does not pay for them). A layer
+ * whose source cannot be read is left to fail on its own request.
+ */
+export function preparePolygonStores(
+  maps: { wkid: number; layers: { source: FeatureSource }[] }[],
+): void {
+  for (const m of maps) {
+    for (const l of m.layers) {
+      try {
+        polygonStore(l.source, m.wkid);
+      } catch {
+        // Reported by the request that draws it.
+      }
+    }
+  }
+}
+
 /** Radial simplification of ring r into positions (as _geomcache.ts generalises). */
 function simplifiedRing(d: PolygonStoreData, r: number, tol: number): Position[] {
   const s = d.ringStart[r], e = d.ringStart[r + 1], xy = d.xy;

@@ -15,7 +15,12 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
-import { adoptPolygonStore, type PolygonStoreData, setStorePublisher } from "./_geomstore.ts";
+import {
+  adoptPolygonStore,
+  type PolygonStoreData,
+  preparePolygonStores,
+  setStorePublisher,
+} from "./_geomstore.ts";
 
 // Stores this worker builds go to the pool, which hands them to the other workers.
 setStorePublisher((data) => self.postMessage({ type: "store", data }));
@@ -31,7 +36,13 @@ function errorOf(err: unknown): { name: string; message: string } {
 
 self.onmessage = async (e: MessageEvent) => {
   const msg = e.data as
-    | { type: "init"; loader: ServiceLoaderSpec | null; heapLimitBytes: number }
+    | {
+      type: "init";
+      loader: ServiceLoaderSpec | null;
+      heapLimitBytes: number;
+      /** Build the geometry stores of every map now (one worker of a pool does). */
+      prepare?: boolean;
+    }
     | { type: "job"; id: number; job: RenderJob }
     | { type: "store"; data: PolygonStoreData };
   if (msg.type === "store") {
@@ -39,12 +50,14 @@ self.onmessage = async (e: MessageEvent) => {
     return;
   }
   if (msg.type === "init") {
-    resolve = msg.loader ? mapResolverFor(msg.loader) : null;
     heapLimitBytes = msg.heapLimitBytes;
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
-    Promise.resolve(resolve?.("", "")).catch(() => {});
+    const maps = msg.loader ? mapResolverFor(msg.loader) : null;
+    resolve = maps;
+    if (maps && msg.prepare) maps.all().then(preparePolygonStores).catch(() => {});
+    else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
   let kit: Kit | null = null;

@@ -126,16 +126,20 @@ export class RenderPool implements Renderer {
   }
 
   #start(): void {
-    for (let i = this.#slots.length; i < this.size; i++) this.#slots.push(this.#spawn());
+    // One worker builds the geometry stores at start; the others receive them.
+    for (let i = this.#slots.length; i < this.size; i++) {
+      this.#slots.push(this.#spawn(i === 0 && this.#stores.size === 0));
+    }
   }
 
-  #spawn(): Slot {
+  #spawn(prepare = false): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
     const slot: Slot = { worker, busy: null, heapBytes: 0 };
     worker.postMessage({
       type: "init",
       loader: this.#opts.loader,
       heapLimitBytes: this.#heapLimitBytes,
+      prepare,
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
     worker.onmessage = (e: MessageEvent) => {
