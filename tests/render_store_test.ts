@@ -118,7 +118,7 @@ Deno.test("render workers build the geometry store once and share it", async () 
   }
 });
 
-Deno.test("a pool builds the geometry stores at start, before any request", async () => {
+Deno.test("a pool builds the geometry stores and warms every worker at start, before any request", async () => {
   const path = await countriesGpkg();
   const pool = new RenderPool({
     size: 2,
@@ -134,6 +134,11 @@ Deno.test("a pool builds the geometry stores at start, before any request", asyn
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(pool.stats().storeBuilds, 1, "one worker built the store without a request");
+    for (let i = 0; i < 600 && pool.stats().warmedWorkers < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(pool.stats().warmedWorkers, 2, "both workers drew the map once at start");
+    assert.equal(pool.stats().storeBuilds, 1, "the second worker warmed up from the shared store");
     await Promise.all([VIEWS[1], VIEWS[3]].map((extent) =>
       pool.run({
         kind: "map",

@@ -13,7 +13,8 @@
 import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
-import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
+import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
+import { warmUpMaps } from "./_warmup.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import {
   adoptPolygonStore,
@@ -26,6 +27,7 @@ import {
 setStorePublisher((data) => self.postMessage({ type: "store", data }));
 
 let resolve: MapResolver | null = null;
+let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
 
 function errorOf(err: unknown): { name: string; message: string } {
@@ -44,7 +46,8 @@ self.onmessage = async (e: MessageEvent) => {
       prepare?: boolean;
     }
     | { type: "job"; id: number; job: RenderJob }
-    | { type: "store"; data: PolygonStoreData };
+    | { type: "store"; data: PolygonStoreData }
+    | { type: "warm" };
   if (msg.type === "store") {
     adoptPolygonStore(msg.data);
     return;
@@ -54,10 +57,20 @@ self.onmessage = async (e: MessageEvent) => {
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
-    const maps = msg.loader ? mapResolverFor(msg.loader) : null;
+    maps = msg.loader ? mapResolverFor(msg.loader) : null;
     resolve = maps;
-    if (maps && msg.prepare) maps.all().then(preparePolygonStores).catch(() => {});
-    else Promise.resolve(resolve?.("", "")).catch(() => {});
+    if (maps && msg.prepare) {
+      // The stores first (the pool shares them), then tell the pool the others may warm up.
+      maps.all().then(async (list) => {
+        preparePolygonStores(list);
+        warmUpMaps(await loadKit(), list);
+      }).catch(() => {}).finally(() => self.postMessage({ type: "prepared" }));
+    } else Promise.resolve(resolve?.("", "")).catch(() => {});
+    return;
+  }
+  if (msg.type === "warm") {
+    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list)).catch(() => {})
+      .finally(() => self.postMessage({ type: "warmed" }));
     return;
   }
   let kit: Kit | null = null;

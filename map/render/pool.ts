@@ -59,6 +59,8 @@ export interface RenderPoolStats {
   heapBytes: number[];
   /** Geometry stores built by the workers, duplicates included (one per source revision when shared). */
   storeBuilds: number;
+  /** Workers that finished their start-up draws (replacements included). */
+  warmedWorkers: number;
   /** Bytes of the geometry stores all workers share (held once, whatever the pool size). */
   sharedStoreBytes: number;
 }
@@ -111,6 +113,8 @@ export class RenderPool implements Renderer {
   #closed = false;
   #recycled = 0;
   #storeBuilds = 0;
+  #prepared = false;
+  #warmed = 0;
   readonly #stores = new Map<string, PolygonStoreData>();
   readonly #opts: RenderPoolOptions;
   readonly #heapLimitBytes: number;
@@ -142,9 +146,22 @@ export class RenderPool implements Renderer {
       prepare,
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
+    if (this.#prepared) worker.postMessage({ type: "warm" });
     worker.onmessage = (e: MessageEvent) => {
-      if ((e.data as { type?: string }).type === "store") {
+      const type = (e.data as { type?: string }).type;
+      if (type === "store") {
         this.#shareStore(slot, (e.data as { data: PolygonStoreData }).data);
+        return;
+      }
+      if (type === "warmed") {
+        this.#warmed++;
+        return;
+      }
+      if (type === "prepared") {
+        this.#warmed++;
+        // The stores went out before this message, so the others warm up from them.
+        this.#prepared = true;
+        for (const s of this.#slots) if (s !== slot) s.worker.postMessage({ type: "warm" });
         return;
       }
       const msg = e.data as JobReply;
@@ -204,6 +221,7 @@ export class RenderPool implements Renderer {
       recycled: this.#recycled,
       heapBytes: this.#slots.map((s) => s.heapBytes),
       storeBuilds: this.#storeBuilds,
+      warmedWorkers: this.#warmed,
       sharedStoreBytes: [...this.#stores.values()].reduce((n, d) => n + storeBytes(d), 0),
     };
   }
