@@ -282,6 +282,15 @@ export function drawLayer(
       if (!symbol) continue;
       const rings = storedRings(store, f.id, win, tol);
       if (!rings || rings.length === 0) continue;
+      if (symbol.type === "simple-fill" && !font) {
+        // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
+        let group = groups.get(symbol);
+        if (!group) groups.set(symbol, group = newGroup());
+        const start = { cmds: group.cmds.length, outline: group.outline.length };
+        addPolygon(rings, view, group.cmds, group.outline);
+        if (group.cmds.length > start.cmds) group.starts.push(start);
+        continue;
+      }
       const featCmds: number[] = [];
       const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
       addPolygon(rings, view, featCmds, featOutline);
