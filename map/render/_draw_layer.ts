@@ -280,7 +280,7 @@ export function drawLayer(
     for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
       const symbol = pickSymbol(layer.renderer, f.attributes);
       if (!symbol) continue;
-      const rings = storedRings(store, f.id, win, tol);
+      const rings = storedRings(store, f.id, win, tol, display.resolution / 2);
       if (!rings || rings.length === 0) continue;
       if (symbol.type === "simple-fill" && !font) {
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).

@@ -224,14 +224,16 @@ function simplifiedRing(d: PolygonStoreData, r: number, tol: number): Position[]
 /**
  * The rings of feature `id` that meet `win` and can show at tolerance
  * `tol` (map units), simplified to it; undefined when the store does not
- * hold the feature. A ring whose box is smaller than `tol` both ways would
- * simplify to nothing, so it is skipped without reading its vertices.
+ * hold the feature. A ring whose box diagonal is under `tol` would simplify
+ * to nothing, and one under `minDiag` (half a pixel) would draw nothing, so
+ * both are skipped without reading their vertices.
  */
 export function storedRings(
   store: Installed,
   id: number,
   win: RingWindow,
   tol: number,
+  minDiag = 0,
 ): Position[][] | undefined {
   const i = store.index.get(id);
   if (i === undefined) return undefined;
@@ -241,9 +243,11 @@ export function storedRings(
     const x0 = box[4 * r], y0 = box[4 * r + 1], x1 = box[4 * r + 2], y1 = box[4 * r + 3];
     if (x1 < win.xmin || x0 > win.xmax || y1 < win.ymin || y0 > win.ymax) continue;
     const n = d.ringStart[r + 1] - d.ringStart[r];
-    const w = x1 - x0, h = y1 - y0;
+    const w = x1 - x0, h = y1 - y0, diag2 = w * w + h * h;
     // No vertex can be `tol` from the first: the ring would simplify to its two ends.
-    if (n > 4 && w * w + h * h < tol * tol) continue;
+    if (n > 4 && diag2 < tol * tol) continue;
+    // Every vertex within half a pixel of the first: drawing keeps one point and emits nothing.
+    if (diag2 < minDiag * minDiag) continue;
     const ring = simplifiedRing(d, r, tol);
     if (ring.length >= 4) rings.push(ring);
   }
