@@ -20,7 +20,7 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
-import { polygonStore, type RingWindow, storedRings } from "./_geomstore.ts";
+import { polygonStore, ringWindow, storedRings } from "./_geomstore.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
@@ -89,18 +89,6 @@ function sourceBbox(
   } catch {
     return undefined;
   }
-}
-
-/** The view in output coordinates, padded; x unbounded when the view reaches past the antimeridian. */
-function ringWindow(view: ScreenView, pad: number): RingWindow {
-  const v = view.visible;
-  const wraps = view.period > 0 && (v.xmin < -view.period / 2 || v.xmax > view.period / 2);
-  return {
-    xmin: wraps ? -Infinity : v.xmin - pad,
-    ymin: v.ymin - pad,
-    xmax: wraps ? Infinity : v.xmax + pad,
-    ymax: v.ymax + pad,
-  };
 }
 
 function labelText(v: unknown): string {

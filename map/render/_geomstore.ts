@@ -23,6 +23,7 @@
 import type { FeatureSource } from "../sources/source.ts";
 import type { Position } from "../types.ts";
 import { normalizeWkid } from "../geo/projection.ts";
+import type { ScreenView } from "./_geometry.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
 export interface PolygonStoreData {
@@ -194,6 +195,18 @@ export function preparePolygonStores(
       }
     }
   }
+}
+
+/** The view in output coordinates, padded; x unbounded when the view reaches past the antimeridian. */
+export function ringWindow(view: ScreenView, pad: number): RingWindow {
+  const v = view.visible;
+  const wraps = view.period > 0 && (v.xmin < -view.period / 2 || v.xmax > view.period / 2);
+  return {
+    xmin: wraps ? -Infinity : v.xmin - pad,
+    ymin: v.ymin - pad,
+    xmax: wraps ? Infinity : v.xmax + pad,
+    ymax: v.ymax + pad,
+  };
 }
 
 /** Radial simplification of ring r into positions (as _geomcache.ts generalises). */
