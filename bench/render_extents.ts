@@ -5,7 +5,7 @@
  *
  * ```
  * deno run -A bench/render_extents.ts [--data countries50,land,points] [--workers 1,2,4]
- *   [--extents 30] [--seed 9] [--rounds 2] [--out var/bench/render_extents.md]
+ *   [--extents 30] [--seed 9] [--rounds 1] [--settle 5] [--concurrency 1] [--root DIR] [--out FILE]
  * ```
  *
  * Extents: `--extents` (30) seeded random views in 4:3 at 5 zoom levels from
@@ -20,7 +20,10 @@
  * parsing, drawing, PNG and base64 included). Timing starts `--settle`
  * seconds after the first (tiny) drawing request started the workers, so
  * the server's start-up work is done, as MapServer's mapfile is loaded. The
- * server's resident size is read after pass 2. `--root` runs another
+ * server's resident size is read after pass 2. `--concurrency N` sends N
+ * requests at a time, so every worker draws (one at a time always finds
+ * the first worker idle); its times are latencies under load, for the RSS
+ * figure rather than the ratios. `--root` runs another
  * checkout's main.ts (before/after figures).
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
@@ -56,6 +59,7 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "9" },
     rounds: { type: "string", default: "1" },
     settle: { type: "string", default: "5" },
+    concurrency: { type: "string", default: "1" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
   },
@@ -309,20 +313,27 @@ async function ours(
     await new Promise((r) => setTimeout(r, Number(args.settle) * 1000));
     const passes: number[][] = [];
     for (let p = 0; p < 2; p++) {
-      const times: number[] = [];
-      for (const v of views) {
+      const times: number[] = new Array(views.length);
+      let next = 0;
+      const one = async (i: number) => {
         const t = performance.now();
         const res = await fetch(url, {
           method: "POST",
           headers: { "content-type": "text/xml; charset=utf-8" },
-          body: exportBody(v.box),
+          body: exportBody(views[i].box),
         });
         const body = await res.text();
-        times.push(performance.now() - t);
+        times[i] = performance.now() - t;
         if (res.status !== 200 || !body.includes("<ImageData>")) {
           throw new Error(`ExportMapImage failed (${res.status}): ${body.slice(0, 300)}`);
         }
-      }
+      };
+      // One at a time by default; more keeps every worker busy (for RSS under load).
+      await Promise.all(
+        Array.from({ length: Number(args.concurrency) }, async () => {
+          while (next < views.length) await one(next++);
+        }),
+      );
       passes.push(times);
     }
     return { passes, rss: rssMiB(child.pid) };
