@@ -248,3 +248,52 @@ export async function loadTestServices(): Promise<LoadedService[]> {
     }],
   }];
 }
+
+/**
+ * A loader for render workers: service "Store" with a 4326 map "Layers" of
+ * one GeoPackage polygon table (`path`, `table`) drawn as a simple fill with
+ * an outline, for the shared geometry store tests.
+ */
+export async function loadGeoPackageService(path: string, table: string): Promise<unknown[]> {
+  const { openGeoPackage } = await import("../map/sources/geopackage.ts");
+  return [{
+    name: "Store",
+    defaultMapName: "Layers",
+    maps: [{
+      name: "Layers",
+      wkid: 4326,
+      backgroundColor: [205, 225, 240],
+      layers: [storeTestLayer(openGeoPackage(path, { table }))],
+    }],
+  }];
+}
+
+/** The polygon layer of {@link loadGeoPackageService} over any source. */
+export function storeTestLayer(source: FeatureSource) {
+  return {
+    id: 0,
+    name: "Land",
+    geometryType: "Polygon" as const,
+    source,
+    visible: true,
+    minScale: 0,
+    maxScale: 0,
+    renderer: {
+      type: "simple" as const,
+      transparency: 0,
+      label: "",
+      description: "",
+      symbol: {
+        type: "simple-fill" as const,
+        style: "solid" as const,
+        color: [244, 241, 230, 255] as [number, number, number, number],
+        outline: {
+          type: "simple-line" as const,
+          style: "solid" as const,
+          color: [150, 150, 150, 255] as [number, number, number, number],
+          width: 0.5,
+        },
+      },
+    },
+  };
+}

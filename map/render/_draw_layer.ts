@@ -20,6 +20,7 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
+import { polygonStore, ringWindow, storedRings } from "./_geomstore.ts";
 import { pointSnapshot } from "./_pointcache.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
@@ -242,6 +243,7 @@ export function drawLayer(
   };
 
   const snapshot = layer.geometryType === "Point" ? pointSnapshot(src, where, fields, wkid) : null;
+  const store = !snapshot && layer.geometryType === "Polygon" ? polygonStore(src, wkid) : null;
   if (snapshot) {
     const { xs, ys, attributes } = snapshot;
     // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
@@ -258,6 +260,29 @@ export function drawLayer(
       const featXy: number[] = [];
       addPoint([x, y], view, featXy);
       if (featXy.length) emit(attributes[i], symbol, featXy, []);
+    }
+  } else if (store) {
+    // Same tolerance as the cache's levels, so both paths draw the same pixels.
+    const tol = 2 ** Math.floor(Math.log2(display.resolution)) / 2;
+    const win = ringWindow(view, reachPx * display.resolution);
+    for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
+      const symbol = pickSymbol(layer.renderer, f.attributes);
+      if (!symbol) continue;
+      const rings = storedRings(store, f.id, win, tol, display.resolution / 2);
+      if (!rings || rings.length === 0) continue;
+      if (symbol.type === "simple-fill" && !font) {
+        // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
+        let group = groups.get(symbol);
+        if (!group) groups.set(symbol, group = newGroup());
+        const start = { cmds: group.cmds.length, outline: group.outline.length };
+        addPolygon(rings, view, group.cmds, group.outline);
+        if (group.cmds.length > start.cmds) group.starts.push(start);
+        continue;
+      }
+      const featCmds: number[] = [];
+      const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
+      addPolygon(rings, view, featCmds, featOutline);
+      emit(f.attributes, symbol, [], featCmds, featOutline);
     }
   } else {
     for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {

@@ -35,10 +35,16 @@ export function findRenderMap(service: LoadedService, map: string): RenderMap {
   return m;
 }
 
+/** A map resolver that can also list every map it serves. */
+export interface ServiceMaps extends MapResolver {
+  /** Every map of every service, loaded on first use (same objects the resolver returns). */
+  all(): Promise<RenderMap[]>;
+}
+
 /** A resolver that loads the services once (lazily) and finds maps by name. */
-export function mapResolverFor(spec: ServiceLoaderSpec): MapResolver {
+export function mapResolverFor(spec: ServiceLoaderSpec): ServiceMaps {
   let services: Promise<LoadedService[]> | null = null;
-  return async (serviceName, mapName) => {
+  const load = () =>
     services ??= (async () => {
       const mod = await import(spec.module);
       const fn = mod[spec.export];
@@ -48,10 +54,15 @@ export function mapResolverFor(spec: ServiceLoaderSpec): MapResolver {
       const out = await fn(...(spec.args ?? []));
       return Array.isArray(out) ? out : [out];
     })();
-    const list = await services;
+  const resolve = async (serviceName: string, mapName: string) => {
+    const list = await load();
     const service = list.find((s) => s.name === serviceName) ??
       list.find((s) => s.name.toLowerCase() === serviceName.toLowerCase());
     if (!service) throw new Error(`Service "${serviceName}" is not loaded in the render worker.`);
     return findRenderMap(service, mapName);
   };
+  return Object.assign(resolve, {
+    all: async () =>
+      (await load()).flatMap((s) => s.maps.map((m: RenderMap) => findRenderMap(s, m.name))),
+  });
 }

@@ -13,12 +13,23 @@
 import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
-import { mapResolverFor, type ServiceLoaderSpec } from "./_loader.ts";
+import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
+import { warmUpMaps } from "./_warmup.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
+import {
+  adoptPolygonStore,
+  type PolygonStoreData,
+  preparePolygonStores,
+  setStorePublisher,
+} from "./_geomstore.ts";
+
+// Stores this worker builds go to the pool, which hands them to the other workers.
+setStorePublisher((data) => self.postMessage({ type: "store", data }));
 
 let resolve: MapResolver | null = null;
+let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
 
 function errorOf(err: unknown): WorkerError {
@@ -32,15 +43,39 @@ function errorOf(err: unknown): WorkerError {
 
 self.onmessage = async (e: MessageEvent) => {
   const msg = e.data as
-    | { type: "init"; loader: ServiceLoaderSpec | null; heapLimitBytes: number }
-    | { type: "job"; id: number; job: RenderJob };
+    | {
+      type: "init";
+      loader: ServiceLoaderSpec | null;
+      heapLimitBytes: number;
+      /** Build the geometry stores of every map now (one worker of a pool does). */
+      prepare?: boolean;
+    }
+    | { type: "job"; id: number; job: RenderJob }
+    | { type: "store"; data: PolygonStoreData }
+    | { type: "warm" };
+  if (msg.type === "store") {
+    adoptPolygonStore(msg.data);
+    return;
+  }
   if (msg.type === "init") {
-    resolve = msg.loader ? mapResolverFor(msg.loader) : null;
     heapLimitBytes = msg.heapLimitBytes;
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
-    Promise.resolve(resolve?.("", "")).catch(() => {});
+    maps = msg.loader ? mapResolverFor(msg.loader) : null;
+    resolve = maps;
+    if (maps && msg.prepare) {
+      // The stores first (the pool shares them), then tell the pool the others may warm up.
+      maps.all().then(async (list) => {
+        preparePolygonStores(list);
+        warmUpMaps(await loadKit(), list);
+      }).catch(() => {}).finally(() => self.postMessage({ type: "prepared" }));
+    } else Promise.resolve(resolve?.("", "")).catch(() => {});
+    return;
+  }
+  if (msg.type === "warm") {
+    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list)).catch(() => {})
+      .finally(() => self.postMessage({ type: "warmed" }));
     return;
   }
   let kit: Kit | null = null;

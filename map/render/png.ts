@@ -18,7 +18,11 @@ export type PngKind = "rgba" | "rgb" | "palette";
 export interface PngOptions {
   /** Output layout (default `rgba`). */
   kind?: PngKind;
-  /** zlib level 0-9 (default 6: the size/speed knee for map images). */
+  /**
+   * zlib level 0-9. Default 4: on 1024x768 map images it deflates 25-40%
+   * faster than 6 for files 1-3% larger (issue 9; 1 is faster still but
+   * 30-40% larger).
+   */
   level?: number;
 }
 
@@ -144,7 +148,7 @@ export function encodePng(
     throw new Error(`PNG encoder got ${rgba.length} bytes for ${width}x${height} RGBA pixels.`);
   }
   const kind = options.kind ?? "rgba";
-  const level = options.level ?? 6;
+  const level = options.level ?? 4;
   if (kind === "palette") {
     const q = quantize(rgba, width * height);
     const n = q.palette.length / 4;

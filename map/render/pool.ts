@@ -14,6 +14,7 @@ import { InvalidRequestError, type RequestFacts, ServerBusyError } from "../erro
 import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
+import { type PolygonStoreData, storeBytes } from "./_geomstore.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
 
 export type { ServiceLoaderSpec };
@@ -57,6 +58,12 @@ export interface RenderPoolStats {
   recycled: number;
   /** Wasm heap of each worker after its last job (0 before its first). */
   heapBytes: number[];
+  /** Geometry stores built by the workers, duplicates included (one per source revision when shared). */
+  storeBuilds: number;
+  /** Workers that finished their start-up draws (replacements included). */
+  warmedWorkers: number;
+  /** Bytes of the geometry stores all workers share (held once, whatever the pool size). */
+  sharedStoreBytes: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -114,6 +121,10 @@ export class RenderPool implements Renderer {
   #nextId = 1;
   #closed = false;
   #recycled = 0;
+  #storeBuilds = 0;
+  #prepared = false;
+  #warmed = 0;
+  readonly #stores = new Map<string, PolygonStoreData>();
   readonly #opts: RenderPoolOptions;
   readonly #heapLimitBytes: number;
   readonly size: number;
@@ -128,18 +139,40 @@ export class RenderPool implements Renderer {
   }
 
   #start(): void {
-    for (let i = this.#slots.length; i < this.size; i++) this.#slots.push(this.#spawn());
+    // One worker builds the geometry stores at start; the others receive them.
+    for (let i = this.#slots.length; i < this.size; i++) {
+      this.#slots.push(this.#spawn(i === 0 && this.#stores.size === 0));
+    }
   }
 
-  #spawn(): Slot {
+  #spawn(prepare = false): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
     const slot: Slot = { worker, busy: null, heapBytes: 0 };
     worker.postMessage({
       type: "init",
       loader: this.#opts.loader,
       heapLimitBytes: this.#heapLimitBytes,
+      prepare,
     });
+    for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
+    if (this.#prepared) worker.postMessage({ type: "warm" });
     worker.onmessage = (e: MessageEvent) => {
+      const type = (e.data as { type?: string }).type;
+      if (type === "store") {
+        this.#shareStore(slot, (e.data as { data: PolygonStoreData }).data);
+        return;
+      }
+      if (type === "warmed") {
+        this.#warmed++;
+        return;
+      }
+      if (type === "prepared") {
+        this.#warmed++;
+        // The stores went out before this message, so the others warm up from them.
+        this.#prepared = true;
+        for (const s of this.#slots) if (s !== slot) s.worker.postMessage({ type: "warm" });
+        return;
+      }
       const msg = e.data as JobReply;
       const p = slot.busy;
       slot.busy = null;
@@ -165,6 +198,23 @@ export class RenderPool implements Renderer {
     return slot;
   }
 
+  /**
+   * A worker built a geometry store: the first of its key and revision is
+   * kept and sent to every other worker (shared memory, not copied); a
+   * duplicate (two workers built it at once) is answered with the kept one,
+   * so the builder drops its own copy.
+   */
+  #shareStore(from: Slot, data: PolygonStoreData): void {
+    this.#storeBuilds++;
+    const kept = this.#stores.get(data.key);
+    if (kept && kept.revision === data.revision) {
+      from.worker.postMessage({ type: "store", data: kept });
+      return;
+    }
+    this.#stores.set(data.key, data);
+    for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
+  }
+
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
   #replace(slot: Slot): void {
     slot.worker.terminate();
@@ -176,7 +226,13 @@ export class RenderPool implements Renderer {
 
   /** Workers replaced so far and each worker's last reported heap. */
   stats(): RenderPoolStats {
-    return { recycled: this.#recycled, heapBytes: this.#slots.map((s) => s.heapBytes) };
+    return {
+      recycled: this.#recycled,
+      heapBytes: this.#slots.map((s) => s.heapBytes),
+      storeBuilds: this.#storeBuilds,
+      warmedWorkers: this.#warmed,
+      sharedStoreBytes: [...this.#stores.values()].reduce((n, d) => n + storeBytes(d), 0),
+    };
   }
 
   #pump(): void {

@@ -62,6 +62,8 @@ export interface SqlSourceConfig {
   ownsDb: boolean;
   /** Catalogue collection the rows belong to (tile invalidation reads change_log by it). */
   collection?: string;
+  /** Same name for the same table in every thread (see FeatureSource.storeKey). */
+  storeKey?: string;
 }
 
 const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
@@ -73,6 +75,8 @@ export class SqlFeatureSource implements FeatureSource {
   readonly idField: string;
   /** Catalogue collection behind this table, if any (e.g. "competition"). */
   readonly collection?: string;
+  /** Thread-independent name of the table (see FeatureSource.storeKey). */
+  readonly storeKey?: string;
   private readonly statements = new Map<string, StatementSync>();
   private readonly byName = new Map<string, SqlField>();
   private readonly columnMap: ColumnMap = {};
@@ -83,6 +87,7 @@ export class SqlFeatureSource implements FeatureSource {
     this.geometryType = cfg.geometryType;
     this.idField = cfg.idField;
     this.collection = cfg.collection;
+    this.storeKey = cfg.storeKey;
     registerSqlFunctions(cfg.db);
     this.columnMap[cfg.idField] = cfg.pk;
     for (const f of cfg.attributes) {

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Extent, FieldType, LayerGeometryType } from "../types.ts";
 import { registerSpatialReference } from "../geo/projection.ts";
@@ -323,6 +324,7 @@ function buildSource(db: DatabaseSync, path: string, opts: GeoPackageOptions): F
       return extentCache.extent;
     },
     ownsDb: true,
+    storeKey: `geopackage:${resolve(path)}|${info.table}|${geomCol}`,
   });
   return source;
 }

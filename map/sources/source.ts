@@ -43,6 +43,12 @@ export interface FeatureSource {
   get(id: number): Feature | null;
   /** Opaque token that changes whenever the data changes (tile and ETag invalidation). */
   revision(): string;
+  /**
+   * Names the stored data the same way in every thread that opens it (e.g.
+   * a GeoPackage's path and table), so a geometry store prepared by one
+   * render worker can be shared with the others. Absent: nothing is shared.
+   */
+  readonly storeKey?: string;
   /** Release files. */
   close?(): void;
 }

@@ -1,0 +1,268 @@
+/**
+ * A read-only store of a polygon source's rings as flat coordinates in
+ * `SharedArrayBuffer`s, built once per source revision and shared by every
+ * render worker of the process.
+ *
+ * Why: the per-level geometry cache (_geomcache.ts) keeps whole features
+ * generalised per zoom level, per worker. For heavy data (8.2M vertices in
+ * 977k rings, a few hundred features) every new zoom level re-read and
+ * re-generalised whole continents even for a 3-degree view, each worker
+ * paid that again, and the cache's vertex budget made levels evict each
+ * other. The store keeps each ring once with its bounding box, so a view
+ * walks only the rings that meet it and are larger than the tolerance; no
+ * level is ever prepared, and one copy serves all workers.
+ *
+ * Sharing: the worker that builds a store hands it to the `publish` hook
+ * (the pool forwards it to the other workers, see pool.ts); a worker that
+ * receives one installs it with {@link adoptPolygonStore}. Only sources with
+ * a `storeKey` (the same name in every thread) and in the output SR are
+ * stored; others keep the cache path.
+ *
+ * @module
+ */
+import type { FeatureSource } from "../sources/source.ts";
+import type { Position } from "../types.ts";
+import { normalizeWkid } from "../geo/projection.ts";
+import type { ScreenView } from "./_geometry.ts";
+
+/** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
+export interface PolygonStoreData {
+  key: string;
+  revision: string;
+  /** Object id of each feature. */
+  ids: Float64Array;
+  /** Feature i's rings are `featRing[i]` .. `featRing[i + 1] - 1`. */
+  featRing: Uint32Array;
+  /** Ring r's vertices are `ringStart[r]` .. `ringStart[r + 1] - 1`. */
+  ringStart: Uint32Array;
+  /** xmin, ymin, xmax, ymax of each ring. */
+  ringBox: Float64Array;
+  /** x0, y0, x1, y1, ... of all vertices. */
+  xy: Float64Array;
+}
+
+interface Installed {
+  data: PolygonStoreData;
+  index: Map<number, number>;
+}
+
+/** A window in source coordinates; x unbounded when the view wraps the world. */
+export interface RingWindow {
+  xmin: number;
+  ymin: number;
+  xmax: number;
+  ymax: number;
+}
+
+const installed = new Map<string, Installed>();
+let publish: ((data: PolygonStoreData) => void) | null = null;
+
+/** Features read from the source at a time while building (bounds the transient memory). */
+const CHUNK = 16;
+
+/** Where stores built in this thread are announced (the worker passes one to its pool). */
+export function setStorePublisher(fn: ((data: PolygonStoreData) => void) | null): void {
+  publish = fn;
+}
+
+/** Installs a store built elsewhere (replacing this thread's own copy of it). */
+export function adoptPolygonStore(data: PolygonStoreData): void {
+  const index = new Map<number, number>();
+  for (let i = 0; i < data.ids.length; i++) index.set(data.ids[i], i);
+  installed.set(data.key, { data, index });
+}
+
+/** Memory a store takes (its shared buffers). */
+export function storeBytes(d: PolygonStoreData): number {
+  return d.ids.byteLength + d.featRing.byteLength + d.ringStart.byteLength +
+    d.ringBox.byteLength + d.xy.byteLength;
+}
+
+/** The stores this thread holds (for tests and the pool's bookkeeping). */
+export function heldPolygonStores(): PolygonStoreData[] {
+  return [...installed.values()].map((s) => s.data);
+}
+
+function shared<T extends Float64Array | Uint32Array>(
+  make: (b: SharedArrayBuffer) => T,
+  bytes: number,
+): T {
+  return make(new SharedArrayBuffer(Math.max(8, bytes)));
+}
+
+/** Growable number list backed by a typed array. */
+class Grow {
+  a: Float64Array = new Float64Array(1 << 16);
+  n = 0;
+  push(v: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = v;
+  }
+}
+
+/** Reads every polygon of the source once into shared flat arrays. */
+export function buildPolygonStore(src: FeatureSource, key: string): PolygonStoreData {
+  const revision = src.revision();
+  const ids = src.query({ fields: [], returnGeometry: false }).map((f) => f.id);
+  const featRing = new Grow(), ringStart = new Grow(), ringBox = new Grow(), xy = new Grow();
+  const featIds: number[] = [];
+  for (let c = 0; c < ids.length; c += CHUNK) {
+    const chunk = ids.slice(c, c + CHUNK);
+    for (const f of src.query({ objectIds: chunk, fields: [], returnGeometry: true })) {
+      featIds.push(f.id);
+      featRing.push(ringStart.n);
+      const g = f.geometry;
+      if (!g || g.type !== "Polygon") continue;
+      for (const ring of g.rings) {
+        ringStart.push(xy.n / 2);
+        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        for (const p of ring) {
+          const x = p[0], y = p[1];
+          xy.push(x);
+          xy.push(y);
+          if (x < x0) x0 = x;
+          if (x > x1) x1 = x;
+          if (y < y0) y0 = y;
+          if (y > y1) y1 = y;
+        }
+        ringBox.push(x0);
+        ringBox.push(y0);
+        ringBox.push(x1);
+        ringBox.push(y1);
+      }
+    }
+  }
+  featRing.push(ringStart.n);
+  ringStart.push(xy.n / 2);
+  const copy = <T extends Float64Array | Uint32Array>(
+    g: Grow,
+    make: (b: SharedArrayBuffer) => T,
+    width: number,
+  ) => {
+    const out = shared(make, g.n * width);
+    out.set(g.a.subarray(0, g.n));
+    return out;
+  };
+  const data: PolygonStoreData = {
+    key,
+    revision,
+    ids: shared((b) => new Float64Array(b), featIds.length * 8),
+    featRing: copy(featRing, (b) => new Uint32Array(b), 4),
+    ringStart: copy(ringStart, (b) => new Uint32Array(b), 4),
+    ringBox: copy(ringBox, (b) => new Float64Array(b), 8),
+    xy: copy(xy, (b) => new Float64Array(b), 8),
+  };
+  data.ids.set(featIds);
+  return data;
+}
+
+/**
+ * The store of a polygon source drawn in `toWkid`, built on first use (and
+ * announced to the publisher), or null when the source cannot be stored
+ * (no storeKey, not polygons, or another SR than the output's).
+ */
+export function polygonStore(src: FeatureSource, toWkid: number): Installed | null {
+  const key = src.storeKey;
+  if (!key || src.geometryType !== "Polygon") return null;
+  if (normalizeWkid(src.wkid) !== normalizeWkid(toWkid)) return null;
+  const revision = src.revision();
+  const have = installed.get(key);
+  if (have && have.data.revision === revision) return have;
+  const data = buildPolygonStore(src, key);
+  adoptPolygonStore(data);
+  publish?.(data);
+  return installed.get(key)!;
+}
+
+/**
+ * Builds the stores of every polygon layer of these maps (at a worker's
+ * start, so the first request of the server does not pay for them). A layer
+ * whose source cannot be read is left to fail on its own request.
+ */
+export function preparePolygonStores(
+  maps: { wkid: number; layers: { source: FeatureSource }[] }[],
+): void {
+  for (const m of maps) {
+    for (const l of m.layers) {
+      try {
+        polygonStore(l.source, m.wkid);
+      } catch {
+        // Reported by the request that draws it.
+      }
+    }
+  }
+}
+
+/** The view in output coordinates, padded; x unbounded when the view reaches past the antimeridian. */
+export function ringWindow(view: ScreenView, pad: number): RingWindow {
+  const v = view.visible;
+  const wraps = view.period > 0 && (v.xmin < -view.period / 2 || v.xmax > view.period / 2);
+  return {
+    xmin: wraps ? -Infinity : v.xmin - pad,
+    ymin: v.ymin - pad,
+    xmax: wraps ? Infinity : v.xmax + pad,
+    ymax: v.ymax + pad,
+  };
+}
+
+/** Radial simplification of ring r into positions (as _geomcache.ts generalises). */
+function simplifiedRing(d: PolygonStoreData, r: number, tol: number): Position[] {
+  const s = d.ringStart[r], e = d.ringStart[r + 1], xy = d.xy;
+  const out: Position[] = [];
+  const n = e - s;
+  if (n <= 4) {
+    for (let i = s; i < e; i++) out.push([xy[2 * i], xy[2 * i + 1]]);
+    return n === 4 ? out : [];
+  }
+  const t2 = tol * tol;
+  let lx = xy[2 * s], ly = xy[2 * s + 1];
+  out.push([lx, ly]);
+  for (let i = s + 1; i < e - 1; i++) {
+    const x = xy[2 * i], y = xy[2 * i + 1];
+    const dx = x - lx, dy = y - ly;
+    if (dx * dx + dy * dy >= t2) {
+      out.push([x, y]);
+      lx = x;
+      ly = y;
+    }
+  }
+  out.push([xy[2 * (e - 1)], xy[2 * (e - 1) + 1]]);
+  return out.length >= 4 ? out : [];
+}
+
+/**
+ * The rings of feature `id` that meet `win` and can show at tolerance
+ * `tol` (map units), simplified to it; undefined when the store does not
+ * hold the feature. A ring whose box diagonal is under `tol` would simplify
+ * to nothing, and one under `minDiag` (half a pixel) would draw nothing, so
+ * both are skipped without reading their vertices.
+ */
+export function storedRings(
+  store: Installed,
+  id: number,
+  win: RingWindow,
+  tol: number,
+  minDiag = 0,
+): Position[][] | undefined {
+  const i = store.index.get(id);
+  if (i === undefined) return undefined;
+  const d = store.data, box = d.ringBox;
+  const rings: Position[][] = [];
+  for (let r = d.featRing[i]; r < d.featRing[i + 1]; r++) {
+    const x0 = box[4 * r], y0 = box[4 * r + 1], x1 = box[4 * r + 2], y1 = box[4 * r + 3];
+    if (x1 < win.xmin || x0 > win.xmax || y1 < win.ymin || y0 > win.ymax) continue;
+    const n = d.ringStart[r + 1] - d.ringStart[r];
+    const w = x1 - x0, h = y1 - y0, diag2 = w * w + h * h;
+    // No vertex can be `tol` from the first: the ring would simplify to its two ends.
+    if (n > 4 && diag2 < tol * tol) continue;
+    // Every vertex within half a pixel of the first: drawing keeps one point and emits nothing.
+    if (diag2 < minDiag * minDiag) continue;
+    const ring = simplifiedRing(d, r, tol);
+    if (ring.length >= 4) rings.push(ring);
+  }
+  return rings;
+}

@@ -1,0 +1,155 @@
+/**
+ * The shared geometry store (map/render/_geomstore.ts): GeoPackage polygons
+ * drawn from it give the same pixels as the per-level cache path, and the
+ * render workers of a pool build it once and share it.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { countries, loadGeoPackageService, storeTestLayer } from "./_render_helpers.ts";
+import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
+import { openGeoPackage } from "../map/sources/geopackage.ts";
+import type { FeatureSource } from "../map/sources/source.ts";
+import { loadKit, renderMap } from "../map/render/mod.ts";
+import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
+import { heldPolygonStores } from "../map/render/_geomstore.ts";
+import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
+import type { MapJob } from "../map/render/jobs.ts";
+import type { RenderMap } from "../map/render/types.ts";
+import type { Extent } from "../map/types.ts";
+
+async function countriesGpkg(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "render_store_" });
+  const path = join(dir, "countries.gpkg");
+  writeGeoPackageLayer(
+    path,
+    { table: "countries", geometryType: "Polygon", fields: [] },
+    (await countries("50m")).map((f) => ({ attributes: {}, geometry: f.geometry })),
+  );
+  return path;
+}
+
+/** The same source without a storeKey: it is drawn through the per-level cache. */
+function unstored(src: FeatureSource): FeatureSource {
+  return {
+    wkid: src.wkid,
+    geometryType: src.geometryType,
+    idField: src.idField,
+    fields: () => src.fields(),
+    extent: () => src.extent(),
+    query: (q) => src.query(q),
+    count: (q) => src.count(q),
+    get: (id) => src.get(id),
+    revision: () => src.revision(),
+  };
+}
+
+const VIEWS: Extent[] = [
+  { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
+  { xmin: -20, ymin: 30, xmax: 40, ymax: 75 },
+  { xmin: 10, ymin: 40, xmax: 13, ymax: 42.25 },
+  // Past the antimeridian: Pacific islands and Chukotka drawn as their copies.
+  { xmin: 150, ymin: -50, xmax: 210, ymax: 70 },
+];
+
+Deno.test("stored polygons draw the same pixels as the per-level cache", async () => {
+  const path = await countriesGpkg();
+  const kit = await loadKit();
+  const src = openGeoPackage(path);
+  try {
+    const map = (s: FeatureSource): RenderMap => ({
+      name: "m",
+      wkid: 4326,
+      backgroundColor: [205, 225, 240],
+      layers: [storeTestLayer(s)],
+    });
+    for (const extent of VIEWS) {
+      const req = { extent, wkid: 4326, widthPx: 640, heightPx: 480, format: "png32" as const };
+      const stored = renderMap(kit, map(src), req).bytes;
+      const cached = renderMap(kit, map(unstored(src)), req).bytes;
+      assert.ok(stored.length > 1000);
+      assert.deepEqual(stored, cached, `pixels differ at ${JSON.stringify(extent)}`);
+    }
+    // The stored path was the one taken, and the store holds every feature.
+    const held = heldPolygonStores().filter((d) => d.key === src.storeKey);
+    assert.equal(held.length, 1);
+    assert.equal(held[0].ids.length, src.count({}));
+    assert.ok(held[0].xy.buffer instanceof SharedArrayBuffer);
+  } finally {
+    src.close?.();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("render workers build the geometry store once and share it", async () => {
+  const path = await countriesGpkg();
+  const loader = {
+    module: new URL("./_render_helpers.ts", import.meta.url).href,
+    export: "loadGeoPackageService",
+    args: [path, "countries"],
+  };
+  const job = (extent: Extent): MapJob => ({
+    kind: "map",
+    service: "Store",
+    map: "Layers",
+    request: { extent, wkid: 4326, widthPx: 512, heightPx: 384, format: "png32" },
+  });
+  const pool = new RenderPool({ size: 2, loader });
+  try {
+    const first = await pool.run(job(VIEWS[0]));
+    assert.equal(pool.stats().storeBuilds, 1);
+    // Two jobs at once: the second goes to the other worker, which already holds the store.
+    const [a, b] = await Promise.all([pool.run(job(VIEWS[2])), pool.run(job(VIEWS[2]))]);
+    const again = await Promise.all([pool.run(job(VIEWS[0])), pool.run(job(VIEWS[0]))]);
+    const stats = pool.stats();
+    assert.equal(stats.storeBuilds, 1, "every worker after the first drew from the shared store");
+    assert.ok(stats.sharedStoreBytes > 16 * 50_000, `${stats.sharedStoreBytes} bytes`);
+    assert.deepEqual(a.bytes, b.bytes);
+    assert.deepEqual(again[0].bytes, first.bytes);
+    assert.deepEqual(again[1].bytes, first.bytes);
+    const services = (await loadGeoPackageService(path, "countries")) as LoadedService[];
+    const local = await new InProcessRenderer().run(
+      job(VIEWS[2]),
+      () => findRenderMap(services[0], "Layers"),
+    );
+    assert.deepEqual(a.bytes, local.bytes);
+  } finally {
+    await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("a pool builds the geometry stores and warms every worker at start, before any request", async () => {
+  const path = await countriesGpkg();
+  const pool = new RenderPool({
+    size: 2,
+    loader: {
+      module: new URL("./_render_helpers.ts", import.meta.url).href,
+      export: "loadGeoPackageService",
+      args: [path, "countries"],
+    },
+  });
+  try {
+    // Waiting is bounded; no speed is asserted.
+    for (let i = 0; i < 600 && pool.stats().storeBuilds === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(pool.stats().storeBuilds, 1, "one worker built the store without a request");
+    for (let i = 0; i < 600 && pool.stats().warmedWorkers < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(pool.stats().warmedWorkers, 2, "both workers drew the map once at start");
+    assert.equal(pool.stats().storeBuilds, 1, "the second worker warmed up from the shared store");
+    await Promise.all([VIEWS[1], VIEWS[3]].map((extent) =>
+      pool.run({
+        kind: "map",
+        service: "Store",
+        map: "Layers",
+        request: { extent, wkid: 4326, widthPx: 256, heightPx: 256, format: "png32" },
+      })
+    ));
+    assert.equal(pool.stats().storeBuilds, 1);
+  } finally {
+    await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
