@@ -11,6 +11,7 @@
  *
  * ```
  * deno run -A bench/soak.ts [--minutes 10] [--clients 8] [--sample 30] [--seed 1] [--db PATH]
+ *                           [-- SERVER FLAGS]
  * ```
  *
  * @module
@@ -237,8 +238,11 @@ interface Sample {
 }
 
 async function main(): Promise<number> {
+  // Flags after `--` go to the server (e.g. `-- --render-heap-mb 256`).
+  const split = Deno.args.indexOf("--");
+  const serverFlags = split < 0 ? [] : Deno.args.slice(split + 1);
   const { values } = parseArgs({
-    args: Deno.args,
+    args: split < 0 ? Deno.args : Deno.args.slice(0, split),
     options: {
       minutes: { type: "string", default: "10" },
       clients: { type: "string", default: "8" },
@@ -272,6 +276,7 @@ async function main(): Promise<number> {
       `${dir}/output`,
       "--tiles-dir",
       `${dir}/tiles`,
+      ...serverFlags,
     ],
     /Serving /,
     base,
