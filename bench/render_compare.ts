@@ -28,6 +28,7 @@ import { TileCache } from "../map/tiles/cache.ts";
 import { WEB_MERCATOR_SCHEME } from "../map/tiles/scheme.ts";
 import { InProcessRenderer } from "../map/render/pool.ts";
 import type { Geometry } from "../map/types.ts";
+import { COLOURS, mapfile } from "./_mapfile.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -40,10 +41,7 @@ const RUNS = args.quick ? 3 : 7;
 const dir = await Deno.makeTempDir({ prefix: "render-bench-" });
 const kit = await loadKit();
 
-const LAND = [244, 241, 230] as const;
-const EDGE = [150, 150, 150] as const;
-const SEA = [205, 225, 240] as const;
-const DOT = [215, 25, 28] as const;
+const { land: LAND, edge: EDGE, sea: SEA, dot: DOT } = COLOURS;
 
 /** Writes a source's features into a GeoPackage table and reopens it with our GeoPackage source. */
 function toGpkg(name: string, src: FeatureSource): { path: string; source: FeatureSource } {
@@ -95,41 +93,6 @@ function layer(id: number, source: FeatureSource, polygon: boolean): RenderLayer
     maxScale: 0,
     renderer: polygon ? fill : marker,
   };
-}
-
-function mapfile(layers: { path: string; table: string; polygon: boolean }[]): string {
-  const ls = [...layers].reverse().map((l) => `
-  LAYER
-    NAME "${l.table}"
-    TYPE ${l.polygon ? "POLYGON" : "POINT"}
-    STATUS ON
-    CONNECTIONTYPE OGR
-    CONNECTION "${l.path}"
-    DATA "${l.table}"
-    CLASS
-      ${
-    l.polygon
-      ? `STYLE COLOR ${LAND.join(" ")} END
-      STYLE OUTLINECOLOR ${EDGE.join(" ")} WIDTH 0.67 END`
-      : `STYLE SYMBOL "circle" SIZE 6.67 COLOR ${DOT.join(" ")} END`
-  }
-    END
-  END`).join("");
-  return `MAP
-  SIZE 1024 768
-  EXTENT -180 -90 180 90
-  IMAGECOLOR ${SEA.join(" ")}
-  OUTPUTFORMAT
-    NAME "png24"
-    DRIVER "AGG/PNG"
-    IMAGEMODE RGB
-    EXTENSION "png"
-  END
-  IMAGETYPE "png24"
-  SYMBOL NAME "circle" TYPE ELLIPSE FILLED TRUE POINTS 1 1 END END
-  PROJECTION "init=epsg:4326" END${ls}
-END
-`;
 }
 
 function median(xs: number[]): number {
@@ -232,7 +195,7 @@ const sizes: [number, number][] = [[1024, 768], [4096, 3072]];
 const rows: string[] = [];
 for (const c of cases) {
   const mapPath = join(dir, `${c.layers.map((l) => l.table).join("_")}.map`);
-  await Deno.writeTextFile(mapPath, mapfile(c.layers));
+  await Deno.writeTextFile(mapPath, mapfile(1024, 768, [...c.layers].reverse()));
   const map: RenderMap = {
     name: "bench",
     wkid: 4326,

@@ -49,6 +49,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
+import { COLOURS, mapfile } from "./_mapfile.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -66,7 +67,7 @@ const { values: args } = parseArgs({
 });
 const DIR = resolve("var/bench/extents");
 const W = 1024, H = 768;
-const LAND = [244, 241, 230], EDGE = [150, 150, 150], SEA = [205, 225, 240], DOT = [215, 25, 28];
+const { land: LAND, edge: EDGE, sea: SEA, dot: DOT } = COLOURS;
 
 /** Deterministic PRNG (mulberry32). */
 function prng(seed: number): () => number {
@@ -183,38 +184,9 @@ async function prepare(d: DataSet): Promise<void> {
       }],
     }),
   );
-  const style = d.polygon
-    ? `STYLE COLOR ${LAND.join(" ")} END
-      STYLE OUTLINECOLOR ${EDGE.join(" ")} WIDTH 0.67 END`
-    : `STYLE SYMBOL "circle" SIZE 6.67 COLOR ${DOT.join(" ")} END`;
   Deno.writeTextFileSync(
     join(dirOf(d), `${d.key}.map`),
-    `MAP
-  SIZE ${W} ${H}
-  EXTENT -180 -90 180 90
-  IMAGECOLOR ${SEA.join(" ")}
-  OUTPUTFORMAT
-    NAME "png24"
-    DRIVER "AGG/PNG"
-    IMAGEMODE RGB
-    EXTENSION "png"
-  END
-  IMAGETYPE "png24"
-  SYMBOL NAME "circle" TYPE ELLIPSE FILLED TRUE POINTS 1 1 END END
-  PROJECTION "init=epsg:4326" END
-  LAYER
-    NAME "${d.table}"
-    TYPE ${d.polygon ? "POLYGON" : "POINT"}
-    STATUS ON
-    CONNECTIONTYPE OGR
-    CONNECTION "${gpkg}"
-    DATA "${d.table}"
-    CLASS
-      ${style}
-    END
-  END
-END
-`,
+    mapfile(W, H, [{ path: gpkg, table: d.table, polygon: d.polygon }]),
   );
 }
 

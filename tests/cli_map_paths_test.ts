@@ -40,7 +40,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "cli-map-paths-" });
     try {
       await Deno.mkdir(join(dir, "maps"));
-      writeGeoPackageLayer(join(dir, "shared.gpkg"), {
+      writeGeoPackageLayer(join(dir, "elsewhere.gpkg"), {
         table: "Points",
         geometryType: "Point",
         wkid: 4326,
@@ -52,7 +52,7 @@ Deno.test({
           name: "Outside",
           maps: [{
             name: "Main",
-            layers: [{ name: "P", source: { type: "geopackage", path: "../shared.gpkg" } }],
+            layers: [{ name: "P", source: { type: "geopackage", path: "../elsewhere.gpkg" } }],
           }],
         }),
       );
@@ -60,7 +60,7 @@ Deno.test({
       const stderr = new TextDecoder().decode(refused.stderr);
       assert.notEqual(refused.code, 0, stderr);
       assert.match(stderr, /Outside\.json: maps\[0\]\.layers\[0\]\.source\.path: /);
-      assert.match(stderr, /"\.\.\/shared\.gpkg" is outside the maps folder/);
+      assert.match(stderr, /"\.\.\/elsewhere\.gpkg" is outside the maps folder/);
       assert.match(stderr, /--allow-map-paths-outside/);
 
       const child = serve(dir, ["--allow-map-paths-outside"]);
