@@ -21,4 +21,3 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
-export { isArcgisObject } from "./arcgis_value.ts";
