@@ -15,6 +15,7 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
 import { warmUpMaps } from "./_warmup.ts";
+import { GcBudget } from "./collect.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -31,6 +32,7 @@ setStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
+const collector = new GcBudget();
 
 function errorOf(err: unknown): WorkerError {
   if (err instanceof InvalidRequestError) {
@@ -112,5 +114,8 @@ self.onmessage = async (e: MessageEvent) => {
       heapBytes: kit ? heapBytes(kit) : 0,
       retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
     });
+  } finally {
+    // The reply is on its way; the job's garbage goes now, before the next job starts.
+    collector.check();
   }
 };
