@@ -32,7 +32,7 @@ setStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
-const collector = new GcBudget();
+let collector = new GcBudget();
 
 function errorOf(err: unknown): WorkerError {
   if (err instanceof InvalidRequestError) {
@@ -49,6 +49,8 @@ self.onmessage = async (e: MessageEvent) => {
       type: "init";
       loader: ServiceLoaderSpec | null;
       heapLimitBytes: number;
+      /** Growth of the heap that triggers a collection between jobs (default: GcBudget's). */
+      gcBudgetBytes?: number;
       /** Build the geometry stores of every map now (one worker of a pool does). */
       prepare?: boolean;
     }
@@ -61,6 +63,7 @@ self.onmessage = async (e: MessageEvent) => {
   }
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
+    if (msg.gcBudgetBytes !== undefined) collector = new GcBudget(msg.gcBudgetBytes);
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
@@ -103,6 +106,7 @@ self.onmessage = async (e: MessageEvent) => {
         result,
         heapBytes: heapBytes(kit),
         retire: kitNeedsReplacing(kit, heapLimitBytes),
+        collections: collector.collections,
       },
       { transfer: transferablesOf(result) },
     );
