@@ -19,4 +19,4 @@ COPY --chown=deno:deno routes ./routes
 RUN deno install && deno cache main.ts map/render/_worker.ts
 VOLUME ["/app/var"]
 EXPOSE 8000
-CMD ["run", "--allow-all", "main.ts", "serve", "--port", "8000"]
+CMD ["run", "--v8-flags=--expose-gc", "--allow-all", "main.ts", "serve", "--port", "8000"]

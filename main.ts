@@ -24,7 +24,7 @@ import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import { watchLauncher } from "./routes/launcher_watch.ts";
 import { frameTiling, parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
-import { documentRenderPool, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
+import { documentRenderPool, GcBudget, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -355,6 +355,10 @@ async function serveCommand(args: string[]): Promise<void> {
   watchLauncher((pid) =>
     stop(`The npx/npm process that started the server (${pid}) is gone: shutting down...`)
   );
+  // The main isolate's garbage (request bodies, SOAP and JSON responses) is collected once it
+  // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts).
+  const gcBudget = new GcBudget();
+  if (gcBudget.enabled) Deno.unrefTimer(setInterval(() => gcBudget.check(), 1000));
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);

@@ -31,7 +31,8 @@ export const RUNTIME_MODULES: readonly string[] = ["map/render/_worker.ts", "map
  * ```
  */
 export function compileArgs(output: string, target?: string): string[] {
-  const args = ["compile", "--allow-all", "--output", output];
+  // V8's collector exposed, as `deno task start` runs the server (map/render/collect.ts).
+  const args = ["compile", "--allow-all", "--v8-flags=--expose-gc", "--output", output];
   if (target) args.push("--target", target);
   for (const m of RUNTIME_MODULES) args.push("--include", m);
   for (const a of RUNTIME_ASSETS) args.push("--include", `node_modules/${a}`);

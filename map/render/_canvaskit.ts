@@ -12,8 +12,16 @@
  * @module
  */
 import ckModule from "canvaskit-wasm/full";
-import type { CanvasKit, CanvasKitInitOptions, Surface, Typeface } from "canvaskit-wasm";
+import type {
+  CanvasKit,
+  CanvasKitInitOptions,
+  ImageInfo,
+  MallocObj,
+  Surface,
+  Typeface,
+} from "canvaskit-wasm";
 import { packageAsset } from "./_assets.ts";
+import { Scratch, SCRATCH_LIMIT_BYTES } from "./_scratch.ts";
 
 /** A loaded CanvasKit with the label typeface. */
 export interface Kit {
@@ -60,6 +68,8 @@ export function loadKit(): Promise<Kit> {
 export function discardKit(kit: Kit): void {
   spares.get(kit)?.clear();
   spares.delete(kit);
+  scratches.delete(kit);
+  readBuffers.delete(kit);
   loading = null;
 }
 
@@ -203,23 +213,82 @@ export function spareSurfaceBytes(kit: Kit): number {
   return spares.get(kit)?.bytes ?? 0;
 }
 
+const scratches = new WeakMap<Kit, Scratch>();
+
+/** The kit's reusable work buffers (see _scratch.ts): one job at a time uses them. */
+export function scratchOf(kit: Kit): Scratch {
+  let s = scratches.get(kit);
+  if (!s) scratches.set(kit, s = new Scratch());
+  return s;
+}
+
+/** A wasm buffer each kit reads pixels into, grown to the largest read within the limit. */
+const readBuffers = new WeakMap<Kit, MallocObj>();
+
+function readBufferOf(kit: Kit, n: number): MallocObj | undefined {
+  if (n > SCRATCH_LIMIT_BYTES) return undefined;
+  const have = readBuffers.get(kit);
+  if (have && have.length >= n) return have;
+  if (have) kit.ck.Free(have);
+  readBuffers.delete(kit);
+  try {
+    const buf = kit.ck.Malloc(Uint8Array, n);
+    readBuffers.set(kit, buf);
+    return buf;
+  } catch {
+    return undefined; // no room: CanvasKit allocates for this read alone
+  }
+}
+
+/** Something CanvasKit reads pixels from: a canvas or an image. */
+interface PixelSource {
+  readPixels(
+    x: number,
+    y: number,
+    info: ImageInfo,
+    dest?: MallocObj,
+  ): Float32Array | Uint8Array | null;
+}
+
+/**
+ * Reads `info`'s pixels of `source` into the kit's work buffer `role`
+ * (valid until the role is read into again), through a wasm buffer kept
+ * for the next read: neither copy is left for the garbage collector. Null
+ * when the wasm heap has no room for the read.
+ */
+export function readPixelsInto(
+  kit: Kit,
+  source: PixelSource,
+  info: ImageInfo,
+  role: string,
+): Uint8Array | null {
+  const n = info.width * info.height * 4;
+  const dest = readBufferOf(kit, n);
+  const px = source.readPixels(0, 0, info, dest) as Uint8Array | null;
+  if (!px) return null;
+  const out = scratchOf(kit).bytes(role, n);
+  out.set(px.subarray(0, n));
+  return out;
+}
+
 /**
  * The surface's pixels as unpremultiplied RGBA, copied out of the wasm
- * heap; a {@link RenderMemoryError} naming `what` when there is no room
- * for the copy.
+ * heap into the kit's "read-back" work buffer (valid until the next
+ * read-back); a {@link RenderMemoryError} naming `what` when there is no
+ * room for the copy.
  */
 export function readUnpremultiplied(kit: Kit, surface: Surface, what: string): Uint8Array {
   const { ck } = kit;
   const img = surface.makeImageSnapshot();
   let rgba: Uint8Array | null;
   try {
-    rgba = img.readPixels(0, 0, {
+    rgba = readPixelsInto(kit, img, {
       width: surface.width(),
       height: surface.height(),
       colorType: ck.ColorType.RGBA_8888,
       alphaType: ck.AlphaType.Unpremul,
       colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
+    }, "read-back");
   } finally {
     img.delete();
   }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Canvas } from "canvaskit-wasm";
-import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
+import { type Kit, readPixelsInto, RenderMemoryError } from "./_canvaskit.ts";
 import type { MarkerSink } from "./_painter.ts";
 import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 
@@ -34,13 +34,14 @@ export class Compositor implements MarkerSink {
 
   #read(premultiplied: boolean): Uint8Array {
     const { ck } = this.#kit;
-    const px = this.#canvas.readPixels(0, 0, {
+    // The first read becomes the image; later ones are composited over it.
+    const px = readPixelsInto(this.#kit, this.#canvas, {
       width: this.#w,
       height: this.#h,
       colorType: ck.ColorType.RGBA_8888,
       alphaType: premultiplied ? ck.AlphaType.Premul : ck.AlphaType.Unpremul,
       colorSpace: ck.ColorSpace.SRGB,
-    }) as Uint8Array | null;
+    }, this.#buffer ? "layer" : "image");
     // readPixels copies through a malloc'd buffer of the image's size: null when it cannot get one.
     if (!px) throw new RenderMemoryError(`reading back a ${this.#w}x${this.#h} image`);
     return px;
@@ -59,7 +60,10 @@ export class Compositor implements MarkerSink {
     stampSprites(this.#flush(), this.#w, this.#h, sprite, corners);
   }
 
-  /** The finished image, unpremultiplied RGBA. */
+  /**
+   * The finished image, unpremultiplied RGBA, in the kit's "image" work
+   * buffer: valid until the kit draws its next image.
+   */
   finish(): Uint8Array {
     // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
     const out = this.#buffer ? this.#flush() : this.#read(true);

@@ -18,10 +18,9 @@ export interface Quantized {
 
 const MAX = 256;
 
-function exact(px: Uint32Array, count: number): Quantized | null {
+function exact(px: Uint32Array, count: number, indices: Uint8Array): Quantized | null {
   const index = new Map<number, number>();
   const colours: number[] = [];
-  const indices = new Uint8Array(count);
   let last = -1, lastIdx = 0;
   for (let i = 0; i < count; i++) {
     let v = px[i];
@@ -140,15 +139,22 @@ function medianCut(
 
 /**
  * Reduces unpremultiplied RGBA pixels to a palette of at most 256 colours.
+ * The indices are written to `indices` when given (a reused work buffer of
+ * at least `pixelCount` bytes), else to a new array.
  *
  * @example
  * ```ts
  * const { palette, indices } = quantize(rgba, width * height);
  * ```
  */
-export function quantize(rgba: Uint8Array, pixelCount: number): Quantized {
+export function quantize(
+  rgba: Uint8Array,
+  pixelCount: number,
+  indices: Uint8Array = new Uint8Array(pixelCount),
+): Quantized {
   const px = new Uint32Array(rgba.buffer, rgba.byteOffset, pixelCount);
-  const e = exact(px, pixelCount);
+  const out = indices.subarray(0, pixelCount);
+  const e = exact(px, pixelCount, out);
   if (e) return e;
   // Histogram arrays are reused between calls (zeroed bin by bin below): allocating
   // 9 MB per image cost more than filling it. Runs of one colour (most of a map)
@@ -180,7 +186,7 @@ export function quantize(rgba: Uint8Array, pixelCount: number): Quantized {
   const bins: number[] = [];
   for (let k = 0; k < SIZE; k++) if (count[k]) bins.push(k);
   try {
-    return fromHistogram(px, pixelCount, count, sums, bins);
+    return fromHistogram(px, pixelCount, count, sums, bins, out);
   } finally {
     for (const k of bins) {
       count[k] = 0;
@@ -195,6 +201,7 @@ function fromHistogram(
   count: Uint32Array,
   sums: Float64Array,
   bins: number[],
+  indices: Uint8Array,
 ): Quantized {
   const { means } = medianCut(count, sums, bins);
   // Map every occupied bin to its nearest palette colour (not just its box) for accuracy.
@@ -211,7 +218,6 @@ function fromHistogram(
     }
     binIndex[k] = best;
   }
-  const indices = new Uint8Array(pixelCount);
   let lastPx = -1, lastIdx = 0;
   for (let i = 0; i < pixelCount; i++) {
     const v = px[i];

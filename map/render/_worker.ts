@@ -15,6 +15,7 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
 import { warmUpMaps } from "./_warmup.ts";
+import { GcBudget } from "./collect.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -31,6 +32,7 @@ setStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
+let collector = new GcBudget();
 
 function errorOf(err: unknown): WorkerError {
   if (err instanceof InvalidRequestError) {
@@ -47,6 +49,8 @@ self.onmessage = async (e: MessageEvent) => {
       type: "init";
       loader: ServiceLoaderSpec | null;
       heapLimitBytes: number;
+      /** Growth of the heap that triggers a collection between jobs (default: GcBudget's). */
+      gcBudgetBytes?: number;
       /** Build the geometry stores of every map now (one worker of a pool does). */
       prepare?: boolean;
     }
@@ -59,6 +63,7 @@ self.onmessage = async (e: MessageEvent) => {
   }
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
+    if (msg.gcBudgetBytes !== undefined) collector = new GcBudget(msg.gcBudgetBytes);
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
@@ -101,6 +106,7 @@ self.onmessage = async (e: MessageEvent) => {
         result,
         heapBytes: heapBytes(kit),
         retire: kitNeedsReplacing(kit, heapLimitBytes),
+        collections: collector.collections,
       },
       { transfer: transferablesOf(result) },
     );
@@ -112,5 +118,8 @@ self.onmessage = async (e: MessageEvent) => {
       heapBytes: kit ? heapBytes(kit) : 0,
       retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
     });
+  } finally {
+    // The reply is on its way; the job's garbage goes now, before the next job starts.
+    collector.check();
   }
 };

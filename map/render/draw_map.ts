@@ -104,7 +104,9 @@ function drawGraphics(
 }
 
 /**
- * Draws a map into unpremultiplied RGBA pixels (no encoding).
+ * Draws a map into unpremultiplied RGBA pixels (no encoding). The pixels
+ * are the kit's work buffer, valid until it draws its next map: copy them
+ * to keep them.
  *
  * @example
  * ```ts

@@ -7,7 +7,7 @@
  */
 import type { Rgba } from "../document/renderer.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
+import { type Kit, RenderMemoryError, scratchOf } from "./_canvaskit.ts";
 import { encodePng } from "./png.ts";
 import { encodeGif } from "./gif.ts";
 
@@ -181,7 +181,7 @@ function hasTransparency(rgba: Uint8Array): boolean {
 function encodeJpeg(kit: Kit, rgba: Uint8Array, w: number, h: number, quality: number) {
   const { ck } = kit;
   // JPEG has no alpha: flatten over white so transparent areas do not turn black.
-  const flat = new Uint8Array(rgba.length);
+  const flat = scratchOf(kit).bytes("jpeg flat", rgba.length);
   for (let i = 0; i < rgba.length; i += 4) {
     const a = rgba[i + 3] / 255;
     flat[i] = rgba[i] * a + 255 * (1 - a);
@@ -304,22 +304,24 @@ export function encodeImage(
   format: OutputFormat,
   quality = 75,
 ): EncodedImage {
+  // The encoders' work arrays are the kit's, reused job after job; the encoded bytes are new.
+  const scratch = scratchOf(kit);
   switch (format) {
     case "png8":
-      return { bytes: encodePng(rgba, w, h, { kind: "palette" }), mime: "image/png" };
+      return { bytes: encodePng(rgba, w, h, { kind: "palette", scratch }), mime: "image/png" };
     case "png24":
       // PNG24 with transparent pixels becomes 32-bit with binary alpha, as ArcGIS does.
       return {
-        bytes: encodePng(rgba, w, h, { kind: hasTransparency(rgba) ? "rgba" : "rgb" }),
+        bytes: encodePng(rgba, w, h, { kind: hasTransparency(rgba) ? "rgba" : "rgb", scratch }),
         mime: "image/png",
       };
     case "png32":
-      return { bytes: encodePng(rgba, w, h, { kind: "rgba" }), mime: "image/png" };
+      return { bytes: encodePng(rgba, w, h, { kind: "rgba", scratch }), mime: "image/png" };
     case "jpg":
       return { bytes: encodeJpeg(kit, rgba, w, h, quality), mime: "image/jpeg" };
     case "jpgpng":
       return hasTransparency(rgba)
-        ? { bytes: encodePng(rgba, w, h, { kind: "rgba" }), mime: "image/png" }
+        ? { bytes: encodePng(rgba, w, h, { kind: "rgba", scratch }), mime: "image/png" }
         : { bytes: encodeJpeg(kit, rgba, w, h, quality), mime: "image/jpeg" };
     case "bmp":
       return { bytes: encodeBmp(rgba, w, h), mime: "image/bmp" };

@@ -12,7 +12,7 @@
  * @module
  */
 import type { SymbolSpec } from "../document/renderer.ts";
-import type { Kit } from "./_canvaskit.ts";
+import { type Kit, scratchOf } from "./_canvaskit.ts";
 import { drawMapPixels, renderMap } from "./draw_map.ts";
 import { applyTransparentColor, encodeImage } from "./encode.ts";
 import { type PatchSpec, renderSwatch, type Swatch } from "./legend.ts";
@@ -122,7 +122,7 @@ function mosaic(kit: Kit, map: RenderMap, job: MosaicJob): MosaicCell[] {
   if (req.transparentColor) applyTransparentColor(rgba, req.transparentColor);
   const rows = Math.floor(req.heightPx / cellPx), cols = Math.floor(req.widthPx / cellPx);
   const out: MosaicCell[] = [];
-  const cell = new Uint8Array(cellPx * cellPx * 4);
+  const cell = scratchOf(kit).bytes("cell", cellPx * cellPx * 4);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       for (let y = 0; y < cellPx; y++) {

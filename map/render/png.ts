@@ -10,6 +10,7 @@
  */
 import { constants, deflateSync } from "node:zlib";
 import { quantize } from "./_quantize.ts";
+import type { Scratch } from "./_scratch.ts";
 
 /** Pixel layout of the written PNG. */
 export type PngKind = "rgba" | "rgb" | "palette";
@@ -24,6 +25,11 @@ export interface PngOptions {
    * 30-40% larger).
    */
   level?: number;
+  /**
+   * Work buffers to reuse for the scanlines and palette indices (a render
+   * thread's, see _scratch.ts); default: new arrays.
+   */
+  scratch?: Scratch;
 }
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -57,6 +63,11 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The scanline buffer: a reused one when a scratch is given (every byte is written). */
+function rowBuffer(n: number, scratch?: Scratch): Uint8Array {
+  return scratch ? scratch.bytes("png rows", n) : new Uint8Array(n);
+}
+
 /**
  * Lays scanlines out with a filter byte each. Every row uses filter None:
  * measured on map images (flat fills, antialiased edges) zlib alone gives
@@ -64,23 +75,36 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
  * a 4096 x 3072 world map) and the filter pass, the slowest part of the
  * encoder in JS, disappears.
  */
-function filterRows(src: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
+function filterRows(
+  src: Uint8Array,
+  width: number,
+  height: number,
+  bpp: number,
+  scratch?: Scratch,
+): Uint8Array {
   const stride = width * bpp;
-  const out = new Uint8Array(height * (stride + 1));
+  const out = rowBuffer(height * (stride + 1), scratch);
   for (let y = 0; y < height; y++) {
+    out[y * (stride + 1)] = 0;
     out.set(src.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
   }
   return out;
 }
 
 /** RGBA pixels as RGB scanlines, each preceded by filter byte 0. */
-function packRgbRows(rgba: Uint8Array, width: number, height: number): Uint8Array {
+function packRgbRows(
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  scratch?: Scratch,
+): Uint8Array {
   const stride = width * 3 + 1;
-  const out = new Uint8Array(height * stride);
+  const out = rowBuffer(height * stride, scratch);
   // 32-bit reads: one load per pixel instead of three (little-endian: red in the low byte).
   const aligned = (rgba.byteOffset & 3) === 0;
   const px = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
   for (let y = 0; y < height; y++) {
+    out[y * stride] = 0;
     let j = y * stride + 1;
     if (px) {
       const end = (y + 1) * width;
@@ -150,7 +174,7 @@ export function encodePng(
   const kind = options.kind ?? "rgba";
   const level = options.level ?? 4;
   if (kind === "palette") {
-    const q = quantize(rgba, width * height);
+    const q = quantize(rgba, width * height, options.scratch?.bytes("png indices", width * height));
     const n = q.palette.length / 4;
     const plte = new Uint8Array(n * 3);
     let lastOpaque = -1;
@@ -166,15 +190,17 @@ export function encodePng(
       for (let i = 0; i <= lastOpaque; i++) trns[i] = q.palette[i * 4 + 3];
       parts.push(chunk("tRNS", trns));
     }
-    parts.push(chunk("IDAT", deflate(filterRows(q.indices, width, height, 1), level)));
+    parts.push(
+      chunk("IDAT", deflate(filterRows(q.indices, width, height, 1, options.scratch), level)),
+    );
     parts.push(chunk("IEND", new Uint8Array(0)));
     return assemble(parts);
   }
   const bpp = kind === "rgb" ? 3 : 4;
   // RGB rows are packed straight into the scanline buffer (no intermediate copy).
   const rows = kind === "rgb"
-    ? packRgbRows(rgba, width, height)
-    : filterRows(rgba, width, height, 4);
+    ? packRgbRows(rgba, width, height, options.scratch)
+    : filterRows(rgba, width, height, 4, options.scratch);
   return assemble([
     chunk("IHDR", ihdr(width, height, bpp === 4 ? 6 : 2)),
     chunk("IDAT", deflate(rows, level)),

@@ -50,6 +50,12 @@ export interface RenderPoolOptions {
    * job is replaced.
    */
   heapLimitMb?: number;
+  /**
+   * Growth of a worker's heap and buffers, in MiB, after which it collects
+   * its garbage between two jobs (default 32; only when the process runs
+   * with `--expose-gc`, see collect.ts).
+   */
+  gcBudgetMb?: number;
 }
 
 /** What a pool has done about memory (diagnostics and tests). */
@@ -64,6 +70,8 @@ export interface RenderPoolStats {
   warmedWorkers: number;
   /** Bytes of the geometry stores all workers share (held once, whatever the pool size). */
   sharedStoreBytes: number;
+  /** Garbage collections the current workers ran between jobs, as of their last replies. */
+  collections: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -86,6 +94,7 @@ interface Slot {
   worker: Worker;
   busy: Pending | null;
   heapBytes: number;
+  collections: number;
 }
 
 /** A worker's answer to a job. */
@@ -98,6 +107,8 @@ interface JobReply {
   heapBytes: number;
   /** Whether it must be replaced (heap over the limit, or its kit failed). */
   retire: boolean;
+  /** Collections it ran between jobs so far (before this job's, which follows the reply). */
+  collections?: number;
 }
 
 /** An error as a worker sends it; `facts` is set for the client's errors. */
@@ -147,11 +158,14 @@ export class RenderPool implements Renderer {
 
   #spawn(prepare = false): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
-    const slot: Slot = { worker, busy: null, heapBytes: 0 };
+    const slot: Slot = { worker, busy: null, heapBytes: 0, collections: 0 };
     worker.postMessage({
       type: "init",
       loader: this.#opts.loader,
       heapLimitBytes: this.#heapLimitBytes,
+      gcBudgetBytes: this.#opts.gcBudgetMb === undefined
+        ? undefined
+        : this.#opts.gcBudgetMb * 2 ** 20,
       prepare,
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
@@ -177,6 +191,7 @@ export class RenderPool implements Renderer {
       const p = slot.busy;
       slot.busy = null;
       slot.heapBytes = msg.heapBytes;
+      slot.collections = msg.collections ?? slot.collections;
       // The worker is idle now (one job at a time), so replacing it loses nothing;
       // queued jobs go to the new one.
       if (msg.retire) this.#replace(slot);
@@ -232,6 +247,7 @@ export class RenderPool implements Renderer {
       storeBuilds: this.#storeBuilds,
       warmedWorkers: this.#warmed,
       sharedStoreBytes: [...this.#stores.values()].reduce((n, d) => n + storeBytes(d), 0),
+      collections: this.#slots.reduce((n, s) => n + s.collections, 0),
     };
   }
 

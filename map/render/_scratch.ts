@@ -1,0 +1,61 @@
+/**
+ * Reusable work buffers of one render thread: the read-back of a drawn
+ * image, a mosaic's cell, the PNG encoder's scanlines and palette indices,
+ * JPEG's flattened copy.
+ *
+ * Why: one export allocates several arrays the size of its image (12 MiB
+ * each at 2048x1536) that are garbage as soon as it is encoded. V8 frees
+ * such memory only when the isolate collects garbage, which a render worker
+ * (little JavaScript allocation, large buffers) does rarely: in the soak the
+ * dead buffers of the two workers came and went by hundreds of MB between
+ * samples (bench/README.md, "Soak memory"). Reused buffers make what a job
+ * needs a fixed amount per worker; only the part over the limit (a rare
+ * huge image) is left to the garbage collector.
+ *
+ * A buffer handed out is valid until the same role is asked for again:
+ * callers use it within one job and never return it.
+ *
+ * @module
+ */
+
+/** Bytes of work buffers one thread keeps between jobs (enough for every buffer of a 2048x1536 image). */
+export const SCRATCH_LIMIT_BYTES = 64 * 2 ** 20;
+
+/** Work buffers by role, kept while their total stays within a limit. */
+export class Scratch {
+  readonly #held = new Map<string, Uint8Array<ArrayBuffer>>();
+  #bytes = 0;
+  readonly #limit: number;
+
+  /** Keeps at most `limitBytes` of buffers between calls. */
+  constructor(limitBytes = SCRATCH_LIMIT_BYTES) {
+    this.#limit = limitBytes;
+  }
+
+  /**
+   * `n` bytes for `role`, with whatever they held before (callers write
+   * every byte): the role's kept buffer when it is big enough, else a new
+   * one, kept for next time when the total stays within the limit.
+   *
+   * @example
+   * ```ts
+   * const rows = new Scratch().bytes("png rows", 1024);
+   * ```
+   */
+  bytes(role: string, n: number): Uint8Array<ArrayBuffer> {
+    const have = this.#held.get(role);
+    if (have && have.length >= n) return have.subarray(0, n);
+    const fresh = new Uint8Array(n);
+    const total = this.#bytes - (have?.length ?? 0) + n;
+    if (total <= this.#limit) {
+      this.#held.set(role, fresh);
+      this.#bytes = total;
+    }
+    return fresh;
+  }
+
+  /** Bytes kept (diagnostics and tests). */
+  get heldBytes(): number {
+    return this.#bytes;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Garbage collection at quiet moments: between two jobs of a render
+ * worker, and on a timer on the main thread.
+ *
+ * Why: a job leaves behind garbage the size of its image (JavaScript
+ * arrays of projected geometry, paths, encoder output), and V8 collects an
+ * isolate's old generation only when it has grown to a multiple of what
+ * survived the last collection. Each worker's heap therefore swung by
+ * 50-100 MB, and the server's RSS, the sum over all isolates, by hundreds
+ * of MB between samples (bench/README.md, "Soak memory"). Collecting when
+ * a thread's heap grew by more than a budget, between two jobs (nothing is
+ * in flight then), bounds that swing at a cost of a few milliseconds every
+ * few dozen jobs.
+ *
+ * V8 exposes the collector only to processes started with
+ * `--v8-flags=--expose-gc` (`deno task start` does): without it this does
+ * nothing and V8's own heuristics decide.
+ *
+ * @module
+ */
+
+/** Growth of a thread's heap and external memory since its last collection that triggers one (bytes). */
+export const GC_BUDGET_BYTES = 32 * 2 ** 20;
+
+/** Collects once the isolate's memory grew by more than a budget since its last collection. */
+export class GcBudget {
+  readonly #budget: number;
+  readonly #gc: (() => void) | null;
+  #base = 0;
+  /** Collections run (tests and diagnostics). */
+  collections = 0;
+
+  /**
+   * `gc` is V8's collector (default: `globalThis.gc`, there under
+   * `--expose-gc`); with none (null), {@link check} never collects.
+   */
+  constructor(
+    budgetBytes = GC_BUDGET_BYTES,
+    gc: (() => void) | null = (globalThis as { gc?: () => void }).gc ?? null,
+  ) {
+    this.#budget = budgetBytes;
+    this.#gc = gc;
+  }
+
+  /** Whether a collector is available (the process runs with `--expose-gc`). */
+  get enabled(): boolean {
+    return this.#gc !== null;
+  }
+
+  /**
+   * Call when nothing is in flight (between jobs): collects when heap and
+   * external memory grew by more than the budget since the last collection.
+   *
+   * @example
+   * ```ts
+   * new GcBudget().check();
+   * ```
+   */
+  check(): void {
+    if (!this.#gc) return;
+    const used = inUse();
+    if (used - this.#base <= this.#budget) return;
+    this.#gc();
+    this.collections++;
+    this.#base = inUse();
+  }
+}
+
+function inUse(): number {
+  const m = Deno.memoryUsage();
+  return m.heapUsed + m.external;
+}

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { PNG } from "pngjs";
+import { loadKit } from "./_canvaskit.ts";
+import { Scratch } from "./_scratch.ts";
+import { GcBudget } from "./collect.ts";
+import { encodeImage } from "./encode.ts";
+import { encodePng } from "./png.ts";
+
+/** A w x h image of `colours` distinct opaque colours in vertical bands, plus a transparent row. */
+function bands(w: number, h: number, colours: number, seed: number): Uint8Array {
+  const px = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const c = Math.floor((x * colours) / w);
+      const i = (y * w + x) * 4;
+      px.set(y === 0 ? [0, 0, 0, 0] : [(c * 37 + seed) & 255, (c * 91) & 255, seed, 255], i);
+    }
+  }
+  return px;
+}
+
+function decode(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(PNG.sync.read(Buffer.from(bytes)).data);
+}
+
+Deno.test("Scratch: a role's buffer is reused while it fits and the total is within the limit", () => {
+  const s = new Scratch(1000);
+  const a = s.bytes("rows", 600);
+  assert.equal(s.bytes("rows", 400).buffer, a.buffer, "a smaller request reuses the buffer");
+  assert.equal(s.bytes("rows", 400).length, 400);
+  assert.equal(s.heldBytes, 600);
+  const b = s.bytes("indices", 600);
+  assert.notEqual(b.buffer, s.bytes("indices", 600).buffer, "over the limit: never kept");
+  assert.equal(s.heldBytes, 600);
+  const c = s.bytes("rows", 900);
+  assert.equal(s.bytes("rows", 900).buffer, c.buffer, "grown in place of the old one");
+  assert.equal(s.heldBytes, 900);
+});
+
+Deno.test("PNG encoders write every byte of reused work buffers: stale data never leaks", () => {
+  const scratch = new Scratch();
+  // Fill the buffers with a bigger image first, then encode smaller ones of each kind.
+  for (const kind of ["rgba", "rgb", "palette"] as const) {
+    encodePng(bands(64, 48, 200, 9), 64, 48, { kind, scratch });
+    const small = bands(40, 30, kind === "palette" ? 12 : 200, 77);
+    const got = decode(encodePng(small, 40, 30, { kind, scratch }));
+    const fresh = decode(encodePng(small, 40, 30, { kind }));
+    assert.deepEqual(got, fresh, `${kind}: same pixels as with new buffers`);
+    if (kind !== "rgb") assert.deepEqual(got, small, `${kind}: exact`);
+  }
+});
+
+Deno.test("encodeImage through the kit's buffers: consecutive images of different sizes decode exactly", async () => {
+  const kit = await loadKit();
+  const a = bands(300, 200, 50, 1), b = bands(120, 90, 30, 200);
+  for (const format of ["png8", "png24", "png32"] as const) {
+    encodeImage(kit, a, 300, 200, format);
+    const out = decode(encodeImage(kit, b, 120, 90, format).bytes);
+    const again = decode(encodeImage(kit, b, 120, 90, format).bytes);
+    assert.deepEqual(out, again, `${format}: the same image encodes the same`);
+    if (format !== "png24") assert.deepEqual(out, b, `${format}: exact`);
+  }
+});
+
+Deno.test("GcBudget collects only once memory grew by more than its budget", () => {
+  let runs = 0;
+  const budget = new GcBudget(8 * 2 ** 20, () => runs++);
+  assert.equal(budget.enabled, true);
+  budget.check(); // from a baseline of 0: collects when the isolate already holds more than 8 MiB
+  const first = runs;
+  budget.check();
+  assert.equal(runs, first, "no growth: no collection");
+  const held = new Uint8Array(32 * 2 ** 20).fill(1); // external memory grows by 32 MiB
+  budget.check();
+  assert.equal(runs, first + 1, "grew past the budget: one collection");
+  budget.check();
+  assert.equal(runs, first + 1, "the baseline moved up with it");
+  assert.equal(held[0], 1);
+  assert.equal(budget.collections, runs);
+});
+
+Deno.test("GcBudget without V8's collector never collects", () => {
+  const budget = new GcBudget(1, null);
+  assert.equal(budget.enabled, false);
+  const held = new Uint8Array(4 * 2 ** 20);
+  budget.check();
+  assert.equal(budget.collections, 0);
+  assert.equal(held.length, 4 * 2 ** 20);
+});

@@ -1,0 +1,33 @@
+/**
+ * Render workers collect their garbage between jobs once it passed the
+ * pool's budget, when the process runs with `--v8-flags=--expose-gc` (as
+ * `deno task start` does), and never without it (bench/README.md, "Soak
+ * memory").
+ */
+import assert from "node:assert/strict";
+
+async function probe(v8Flags: string[]): Promise<{ collections: number }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", ...v8Flags, "--allow-all", new URL("./_gc_probe.ts", import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return JSON.parse(text.trim().split("\n").at(-1)!);
+}
+
+Deno.test("render workers collect garbage between jobs under --expose-gc", async () => {
+  const stats = await probe(["--v8-flags=--expose-gc"]);
+  assert.ok(stats.collections >= 1, `collections: ${stats.collections}`);
+});
+
+Deno.test("render workers never collect on their own without --expose-gc", async () => {
+  const stats = await probe([]);
+  assert.equal(stats.collections, 0);
+});
+
+Deno.test("deno task start runs the server with --expose-gc", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.match(config.tasks.start, /--v8-flags=--expose-gc\b/);
+});
