@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Canvas } from "canvaskit-wasm";
-import { type Kit, RenderMemoryError } from "./_canvaskit.ts";
+import type { Canvas, Surface } from "canvaskit-wasm";
+import { type Kit, RenderMemoryError, surfacePixels } from "./_canvaskit.ts";
 import type { MarkerSink } from "./_painter.ts";
 import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 
@@ -19,15 +19,17 @@ export class Compositor implements MarkerSink {
   #buffer: Uint8Array | null = null;
   readonly #kit: Kit;
   readonly #canvas: Canvas;
+  readonly #surface: Surface;
   readonly #w: number;
   readonly #h: number;
   readonly pixelCount: number;
 
-  /** Builds the compositor of a `w` x `h` canvas. */
-  constructor(kit: Kit, canvas: Canvas, w: number, h: number) {
+  /** Builds the compositor of a `w` x `h` surface. */
+  constructor(kit: Kit, surface: Surface, w: number, h: number) {
     this.pixelCount = w * h;
     this.#kit = kit;
-    this.#canvas = canvas;
+    this.#surface = surface;
+    this.#canvas = surface.getCanvas();
     this.#w = w;
     this.#h = h;
   }
@@ -61,9 +63,26 @@ export class Compositor implements MarkerSink {
 
   /** The finished image, unpremultiplied RGBA. */
   finish(): Uint8Array {
+    if (!this.#buffer) {
+      // An opaque image (any map without a transparent background) is copied straight out of
+      // the surface: its pixels need no conversion either way.
+      const px = surfacePixels(this.#surface);
+      if (px && isOpaque(px)) return px.slice();
+    }
     // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
     const out = this.#buffer ? this.#flush() : this.#read(true);
     unpremultiply(out);
     return out;
   }
+}
+
+/** Whether every pixel of RGBA `px` has alpha 255. */
+function isOpaque(px: Uint8Array): boolean {
+  if ((px.byteOffset & 3) !== 0) {
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== 255) return false;
+    return true;
+  }
+  const u = new Uint32Array(px.buffer, px.byteOffset, px.length >> 2);
+  for (let i = 0; i < u.length; i++) if (u[i] < 0xff000000) return false;
+  return true;
 }
