@@ -49,9 +49,12 @@ export class Compositor implements MarkerSink {
   }
 
   #flush(): Uint8Array {
-    const px = this.#read(true);
-    if (this.#buffer) compositeOver(this.#buffer, px);
-    else this.#buffer = px;
+    // Read in place first (no CanvasKit call in between, which could move the heap): an opaque
+    // canvas is copied as it is (premultiplied = stored for alpha 255), and a canvas with
+    // nothing drawn since the last flush adds nothing to the buffer.
+    const px = surfacePixels(this.#surface);
+    if (!this.#buffer) this.#buffer = px && isOpaque(px) ? px.slice() : this.#read(true);
+    else if (!px || !isClear(px)) compositeOver(this.#buffer, this.#read(true));
     this.#canvas.clear(this.#kit.ck.TRANSPARENT);
     return this.#buffer;
   }
@@ -76,13 +79,23 @@ export class Compositor implements MarkerSink {
   }
 }
 
+/** Whether every pixel of RGBA `px` has alpha 0. */
+function isClear(px: Uint8Array): boolean {
+  return everyAlpha(px, 0);
+}
+
 /** Whether every pixel of RGBA `px` has alpha 255. */
 function isOpaque(px: Uint8Array): boolean {
+  return everyAlpha(px, 255);
+}
+
+function everyAlpha(px: Uint8Array, alpha: number): boolean {
   if ((px.byteOffset & 3) !== 0) {
-    for (let i = 3; i < px.length; i += 4) if (px[i] !== 255) return false;
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== alpha) return false;
     return true;
   }
+  // 32-bit reads, little-endian: alpha is the top byte.
   const u = new Uint32Array(px.buffer, px.byteOffset, px.length >> 2);
-  for (let i = 0; i < u.length; i++) if (u[i] < 0xff000000) return false;
+  for (let i = 0; i < u.length; i++) if (u[i] >>> 24 !== alpha) return false;
   return true;
 }
