@@ -7,7 +7,10 @@
  * every object made here has one owner that frees it. A raster surface's
  * pixels are a separate `malloc` that only `Surface.dispose()` frees
  * (`delete()` leaks them): surfaces are made and freed only through
- * {@link makeRasterSurface} / {@link freeSurface}.
+ * {@link makeRasterSurface} or {@link borrowSurface} / {@link freeSurface}.
+ * Map surfaces ({@link borrowSurface}) sit on pixel memory we allocate, so
+ * a finished image can be read in place ({@link surfacePixels}) instead of
+ * through `readPixels`' malloc'd copy.
  *
  * @module
  */
