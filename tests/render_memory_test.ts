@@ -80,10 +80,15 @@ function worldJob(w: number, h: number, format: OutputFormat = "png8"): MapJob {
   };
 }
 
-/** A huge job with every layer hidden: only the background is drawn before the readback. */
+/**
+ * A huge job with every layer hidden: only the background is drawn before the readback. The
+ * background is transparent, so the pixels are read back through a copy (an opaque image is
+ * read in place).
+ */
 function hugeJob(side: number): MapJob {
   const job = worldJob(side, side);
   job.request.layers = [{ id: 0, visible: false }, { id: 1, visible: false }];
+  job.request.background = null;
   return job;
 }
 
@@ -218,8 +223,8 @@ Deno.test("map renders cycling image sizes keep the wasm heap bounded", async ()
 });
 
 Deno.test("an image the worker cannot hold fails alone: the worker is replaced and later renders succeed", async () => {
-  // 22000 x 22000 is 1.8 GiB of pixels: the surface may fit under the 2 GiB wasm ceiling,
-  // reading it back cannot.
+  // 22000 x 22000 is 1.8 GiB of pixels: the surface may fit in the wasm heap, a copy to read
+  // it back cannot.
   const pool = new RenderPool({ size: 1, loader, heapLimitMb: 2048 });
   try {
     await assert.rejects(

@@ -7,7 +7,10 @@
  * every object made here has one owner that frees it. A raster surface's
  * pixels are a separate `malloc` that only `Surface.dispose()` frees
  * (`delete()` leaks them): surfaces are made and freed only through
- * {@link makeRasterSurface} / {@link freeSurface}.
+ * {@link makeRasterSurface} or {@link borrowSurface} / {@link freeSurface}.
+ * Map surfaces ({@link borrowSurface}) sit on pixel memory we allocate, so
+ * a finished image can be read in place ({@link surfacePixels}) instead of
+ * through `readPixels`' malloc'd copy.
  *
  * @module
  */
@@ -116,8 +119,60 @@ export function makeRasterSurface(kit: Kit, w: number, h: number, what: string):
   return s;
 }
 
-/** Frees a surface made by {@link makeRasterSurface}, pixels included. */
+/** Pixel memory of the surfaces made by {@link borrowSurface}, which we allocate ourselves. */
+const ownPixels = new WeakMap<Surface, { ck: CanvasKit; pixels: MallocObj }>();
+
+/**
+ * A surface like `MakeSurface`'s (RGBA 8888, the same alpha type, cleared)
+ * over pixel memory this module allocated, so {@link surfacePixels} can read
+ * it in place; null when the heap cannot hold it.
+ */
+function makeOwnedSurface(kit: Kit, w: number, h: number): Surface | null {
+  const { ck } = kit;
+  const pixels = ck.Malloc(Uint8Array, w * h * 4);
+  if (!pixels.byteOffset) return null;
+  const s = ck.MakeRasterDirectSurface(
+    {
+      width: w,
+      height: h,
+      colorType: ck.ColorType.RGBA_8888,
+      // What MakeSurface uses: drawn pixels are stored unpremultiplied.
+      alphaType: ck.AlphaType.Unpremul,
+      colorSpace: ck.ColorSpace.SRGB,
+    },
+    pixels,
+    w * 4,
+  );
+  if (!s) {
+    ck.Free(pixels);
+    return null;
+  }
+  s.getCanvas().clear(ck.TRANSPARENT);
+  ownPixels.set(s, { ck, pixels });
+  return s;
+}
+
+/**
+ * The pixels of a surface made by {@link borrowSurface}, in place in the
+ * wasm heap (unpremultiplied RGBA): valid only until the next call into
+ * CanvasKit, which may grow and so move the heap. Null for other surfaces.
+ */
+export function surfacePixels(s: Surface): Uint8Array | null {
+  const own = ownPixels.get(s);
+  if (!own) return null;
+  s.flush();
+  return own.pixels.toTypedArray() as Uint8Array;
+}
+
+/** Frees a surface made by {@link makeRasterSurface} or {@link borrowSurface}, pixels included. */
 export function freeSurface(s: Surface): void {
+  const own = ownPixels.get(s);
+  if (own) {
+    ownPixels.delete(s);
+    s.delete();
+    own.ck.Free(own.pixels);
+    return;
+  }
   // dispose() frees the malloc'd pixels, then deletes the Skia object.
   s.dispose();
 }
@@ -193,10 +248,12 @@ export function borrowSurface(kit: Kit, w: number, h: number): Surface {
   const spare = sparesOf(kit);
   const hit = spare.take(w, h);
   if (hit) return hit;
-  const s = kit.ck.MakeSurface(w, h);
+  const s = makeOwnedSurface(kit, w, h);
   if (s) return s;
   spare.clear();
-  return makeRasterSurface(kit, w, h, `a ${w}x${h} image`);
+  const retry = makeOwnedSurface(kit, w, h);
+  if (!retry) throw new RenderMemoryError(`a ${w}x${h} image`);
+  return retry;
 }
 
 /**

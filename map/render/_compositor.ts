@@ -4,8 +4,14 @@
  *
  * @module
  */
-import type { Canvas } from "canvaskit-wasm";
-import { type Kit, readPixelsInto, RenderMemoryError } from "./_canvaskit.ts";
+import type { Canvas, Surface } from "canvaskit-wasm";
+import {
+  type Kit,
+  readPixelsInto,
+  RenderMemoryError,
+  scratchOf,
+  surfacePixels,
+} from "./_canvaskit.ts";
 import type { MarkerSink } from "./_painter.ts";
 import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 
@@ -19,15 +25,17 @@ export class Compositor implements MarkerSink {
   #buffer: Uint8Array | null = null;
   readonly #kit: Kit;
   readonly #canvas: Canvas;
+  readonly #surface: Surface;
   readonly #w: number;
   readonly #h: number;
   readonly pixelCount: number;
 
-  /** Builds the compositor of a `w` x `h` canvas. */
-  constructor(kit: Kit, canvas: Canvas, w: number, h: number) {
+  /** Builds the compositor of a `w` x `h` surface. */
+  constructor(kit: Kit, surface: Surface, w: number, h: number) {
     this.pixelCount = w * h;
     this.#kit = kit;
-    this.#canvas = canvas;
+    this.#surface = surface;
+    this.#canvas = surface.getCanvas();
     this.#w = w;
     this.#h = h;
   }
@@ -47,10 +55,20 @@ export class Compositor implements MarkerSink {
     return px;
   }
 
+  /** `px` (in place in the wasm heap) copied into the kit's "image" work buffer. */
+  #keep(px: Uint8Array): Uint8Array {
+    const out = scratchOf(this.#kit).bytes("image", px.length);
+    out.set(px);
+    return out;
+  }
+
   #flush(): Uint8Array {
-    const px = this.#read(true);
-    if (this.#buffer) compositeOver(this.#buffer, px);
-    else this.#buffer = px;
+    // Read in place first (no CanvasKit call in between, which could move the heap): an opaque
+    // canvas is copied as it is (premultiplied = stored for alpha 255), and a canvas with
+    // nothing drawn since the last flush adds nothing to the buffer.
+    const px = surfacePixels(this.#surface);
+    if (!this.#buffer) this.#buffer = px && isOpaque(px) ? this.#keep(px) : this.#read(true);
+    else if (!px || !isClear(px)) compositeOver(this.#buffer, this.#read(true));
     this.#canvas.clear(this.#kit.ck.TRANSPARENT);
     return this.#buffer;
   }
@@ -65,9 +83,36 @@ export class Compositor implements MarkerSink {
    * buffer: valid until the kit draws its next image.
    */
   finish(): Uint8Array {
+    if (!this.#buffer) {
+      // An opaque image (any map without a transparent background) is copied straight out of
+      // the surface: its pixels need no conversion either way.
+      const px = surfacePixels(this.#surface);
+      if (px && isOpaque(px)) return this.#keep(px);
+    }
     // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
     const out = this.#buffer ? this.#flush() : this.#read(true);
     unpremultiply(out);
     return out;
   }
+}
+
+/** Whether every pixel of RGBA `px` has alpha 0. */
+function isClear(px: Uint8Array): boolean {
+  return everyAlpha(px, 0);
+}
+
+/** Whether every pixel of RGBA `px` has alpha 255. */
+function isOpaque(px: Uint8Array): boolean {
+  return everyAlpha(px, 255);
+}
+
+function everyAlpha(px: Uint8Array, alpha: number): boolean {
+  if ((px.byteOffset & 3) !== 0) {
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== alpha) return false;
+    return true;
+  }
+  // 32-bit reads, little-endian: alpha is the top byte.
+  const u = new Uint32Array(px.buffer, px.byteOffset, px.length >> 2);
+  for (let i = 0; i < u.length; i++) if (u[i] >>> 24 !== alpha) return false;
+  return true;
 }

@@ -127,7 +127,7 @@ export class Painter {
   }
 
   /** Strokes path commands with a line symbol. */
-  strokeCmds(canvas: Canvas, cmds: number[], line: SimpleLineSymbol): void {
+  strokeCmds(canvas: Canvas, cmds: number[] | Float32Array, line: SimpleLineSymbol): void {
     if (line.style === "none" || line.color[3] === 0 || cmds.length === 0) return;
     const { ck } = this.kit;
     const path = ck.Path.MakeFromCmds(cmds);
@@ -154,7 +154,12 @@ export class Painter {
   }
 
   /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
-  fillCmds(canvas: Canvas, cmds: number[], fill: SimpleFillSymbol, outline = cmds): void {
+  fillCmds(
+    canvas: Canvas,
+    cmds: number[] | Float32Array,
+    fill: SimpleFillSymbol,
+    outline = cmds,
+  ): void {
     if (cmds.length === 0) return;
     const { ck } = this.kit;
     const path = ck.Path.MakeFromCmds(cmds);

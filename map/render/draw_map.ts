@@ -140,7 +140,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       : req.background;
     if (bg && !formatHasAlpha(req.format)) bg = [bg[0], bg[1], bg[2], 255];
     canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
-    const compositor = new Compositor(kit, canvas, req.widthPx, req.heightPx);
+    const compositor = new Compositor(kit, surface, req.widthPx, req.heightPx);
     const overrides = new Map((req.layers ?? []).map((o) => [o.id, o]));
     const visibleLayerIds: number[] = [];
     const labelsTopFirst: LabelCandidate[][] = [];

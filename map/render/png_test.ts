@@ -40,6 +40,29 @@ Deno.test("PNG24 drops alpha and keeps colour", () => {
   }
 });
 
+Deno.test("PNG24 keeps every colour at widths that are not a multiple of 4 and unaligned input", () => {
+  let seed = 1;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  for (const w of [1, 2, 3, 4, 5, 7, 9, 13]) {
+    const h = 3;
+    // One spare byte in front: also the byte-by-byte path for input not aligned to 4 bytes.
+    for (const offset of [0, 1]) {
+      const buf = new Uint8Array(w * h * 4 + offset);
+      for (let i = 0; i < buf.length; i++) buf[i] = rnd();
+      const px = buf.subarray(offset);
+      const d = decode(encodePng(px, w, h, { kind: "rgb" }));
+      assert.equal(d.width, w);
+      for (let i = 0; i < px.length; i += 4) {
+        assert.deepEqual(
+          [...d.data.subarray(i, i + 3)],
+          [...px.subarray(i, i + 3)],
+          `w ${w} i ${i}`,
+        );
+      }
+    }
+  }
+});
+
 Deno.test("PNG8 with few colours is an exact palette image with tRNS alpha", () => {
   const px = sample();
   const bytes = encodePng(px, 40, 30, { kind: "palette" });
