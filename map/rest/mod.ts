@@ -36,6 +36,8 @@ import {
   writeJson,
 } from "./reply.ts";
 import { SERVICE_ENDPOINTS } from "./_services.ts";
+import { LAYER_ENDPOINTS } from "./_layers.ts";
+import { QUERY_ENDPOINTS } from "./_query.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -51,6 +53,8 @@ export { RestError, RestFile, type RestReply } from "./reply.ts";
 /** Every endpoint, walked in order (more specific paths first where two could match). */
 export const REST_ENDPOINTS: readonly RestEndpoint[] = [
   ...SERVICE_ENDPOINTS,
+  ...LAYER_ENDPOINTS,
+  ...QUERY_ENDPOINTS,
 ];
 
 /** Options of {@link createRestApi}. */
