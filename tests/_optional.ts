@@ -222,6 +222,13 @@ export const MAP2IMG: Reference = reference(
   () => onPath("map2img") ? null : "mapserver-bin is not installed (no map2img)",
 );
 
+/** GDAL's command-line tools (ogrinfo: the ESRIJSON driver reading our REST query). */
+export const GDAL_BIN: Reference = reference(
+  "gdal-bin",
+  "apt-get install gdal-bin",
+  () => onPath("ogrinfo") ? null : "gdal-bin is not installed (no ogrinfo)",
+);
+
 /** Info-ZIP's unzip, an independent reader of our KMZ archives. */
 export const UNZIP: Reference = reference(
   "unzip",

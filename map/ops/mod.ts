@@ -4,13 +4,20 @@
  *
  * @module
  */
-export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts";
+export {
+  DEFAULT_LIMITS,
+  layerExtent,
+  type ServiceLimits,
+  serviceLimits,
+  supportedImageFormatTypes,
+} from "./metadata.ts";
 export { METADATA_OPERATIONS, type MetadataOperations } from "./metadata.ts";
 export {
   COORDINATE_OPERATIONS,
   type CoordinateOperations,
   LAYER_QUERY_OPERATIONS,
   type LayerQueryOperations,
+  queryFeatureSet,
   SEARCH_OPERATIONS,
   type SearchOperations,
 } from "./query.ts";
@@ -21,3 +28,11 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
+export { type LayerColumns, layerColumns } from "./_query_records.ts";
+export {
+  ESRI_GEOMETRY_TYPE,
+  featureCollection,
+  type FeatureJsonOptions,
+  featureSetObject,
+  fieldJson,
+} from "./_query_feature_json.ts";
