@@ -88,11 +88,16 @@ function positions(v: unknown, name: string, what: string): Position[] {
 }
 
 function parts(v: unknown, name: string, what: string): Position[][] {
-  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of points`, JSON.stringify(v));
-  return v.map((p) => positions(p, name, what)).filter((p) => p.length > 0);
+  if (!Array.isArray(v) || v.length === 0) {
+    throw invalid(name, `${what} as a non-empty array of point arrays`, JSON.stringify(v));
+  }
+  return v.map((p) => positions(p, name, what));
 }
 
-function closeRing(ring: Position[]): Position[] {
+function closeRing(ring: Position[], name: string): Position[] {
+  if (ring.length < 3) {
+    throw invalid(name, "rings of at least three points", JSON.stringify(ring));
+  }
   const a = ring[0], b = ring[ring.length - 1];
   return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
 }
@@ -122,9 +127,18 @@ export function parseGeometryType(name: string, value: string): Geometry["type"]
 }
 
 function fromObject(o: Record<string, unknown>, name: string): Geometry {
-  if ("rings" in o) return { type: "Polygon", rings: parts(o.rings, name, "rings").map(closeRing) };
+  if ("rings" in o) {
+    return {
+      type: "Polygon",
+      rings: parts(o.rings, name, "rings").map((r) => closeRing(r, name)),
+    };
+  }
   if ("paths" in o) return { type: "Polyline", paths: parts(o.paths, name, "paths") };
-  if ("points" in o) return { type: "Multipoint", points: positions(o.points, name, "points") };
+  if ("points" in o) {
+    const points = positions(o.points, name, "points");
+    if (points.length === 0) throw invalid(name, "at least one point", JSON.stringify(o));
+    return { type: "Multipoint", points };
+  }
   if ("xmin" in o) {
     const { xmin, ymin, xmax, ymax } = o;
     if (!finite(xmin) || !finite(ymin) || !finite(xmax) || !finite(ymax)) {
