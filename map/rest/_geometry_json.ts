@@ -78,10 +78,16 @@ export function parseSpatialReference(name: string, value: unknown): number {
 }
 
 function positions(v: unknown, name: string, what: string): Position[] {
-  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(v));
+  if (!Array.isArray(v)) {
+    throw invalid(name, `${what} as [x, y] points of finite numbers`, JSON.stringify(v));
+  }
   return v.map((p) => {
     if (!Array.isArray(p) || p.length < 2 || !finite(p[0]) || !finite(p[1])) {
-      throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(p) ?? String(p));
+      throw invalid(
+        name,
+        `${what} as [x, y] points of finite numbers`,
+        JSON.stringify(p) ?? String(p),
+      );
     }
     return [p[0], p[1]];
   });
@@ -142,14 +148,21 @@ function fromObject(o: Record<string, unknown>, name: string): Geometry {
   if ("xmin" in o) {
     const { xmin, ymin, xmax, ymax } = o;
     if (!finite(xmin) || !finite(ymin) || !finite(xmax) || !finite(ymax)) {
-      throw invalid(name, "an envelope with numbers xmin, ymin, xmax, ymax", JSON.stringify(o));
+      throw invalid(
+        name,
+        "an envelope of finite numbers xmin, ymin, xmax, ymax",
+        JSON.stringify(o),
+      );
     }
     if (xmin > xmax || ymin > ymax) {
       throw invalid(name, "an envelope with xmin <= xmax and ymin <= ymax", JSON.stringify(o));
     }
     return { type: "Envelope", xmin, ymin, xmax, ymax };
   }
-  if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
+  if ("x" in o || "y" in o) {
+    if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
+    throw invalid(name, "a point of finite numbers x and y", JSON.stringify(o));
+  }
   throw invalid(
     name,
     "an Esri JSON geometry (x/y, xmin/ymin/xmax/ymax, rings, paths or points)",
