@@ -10,17 +10,14 @@
  * @module
  */
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
-import type { SpatialGeometry } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid } from "./params.ts";
 import { restSpatialReference } from "./_services.ts";
 
-/** The Esri geometry type names, by the shared model's names. */
-export const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
-  Point: "esriGeometryPoint",
-  Multipoint: "esriGeometryMultipoint",
-  Polyline: "esriGeometryPolyline",
-  Polygon: "esriGeometryPolygon",
+/** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
+const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
+  ...ESRI_GEOMETRY_TYPE as Record<LayerGeometryType, string>,
   Envelope: "esriGeometryEnvelope",
 };
 
@@ -254,17 +251,4 @@ export function geometryJson(g: Geometry, wkid?: number): Record<string, unknown
     case "Envelope":
       return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax, ...sr };
   }
-}
-
-/**
- * The Esri geometry type of a layer's shapes.
- *
- * @example
- * ```ts
- * import { layerGeometryType } from "./_geometry_json.ts";
- * layerGeometryType("Polygon"); // "esriGeometryPolygon"
- * ```
- */
-export function layerGeometryType(t: LayerGeometryType): string {
-  return ESRI_GEOMETRY_TYPES[t];
 }
