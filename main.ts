@@ -18,6 +18,7 @@ import { dirname, join } from "node:path";
 import { baseUrl, createApp } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
+import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -172,6 +173,12 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
         bodyBudget: new BodyBudget({ bytes: opts.soapBodyBudgetBytes }),
       }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      ...arcgisRestRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        onError: (err, path) =>
+          console.error(`${new Date().toISOString()} REST ${path} failed:`, err),
+      }),
     ],
     log: opts.accessLog ? accessLog : undefined,
   });

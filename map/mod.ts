@@ -10,6 +10,7 @@ import type { OperationTable } from "./soap/operation.ts";
 import { dispatchSoap, type SoapBody, type SoapReply } from "./soap/dispatch.ts";
 import { MAPSERVER_SCHEMA } from "./soap/types.ts";
 import { generateWsdl } from "./soap/wsdl.ts";
+import { DEFAULT_NAMESPACE } from "./soap/envelope.ts";
 import { CATALOG_HANDLERS, CATALOG_SCHEMA, type CatalogEntry } from "./soap/catalog.ts";
 import { InvalidRequestError } from "./errors.ts";
 import type { XmlLimits } from "./soap/xml.ts";
@@ -67,6 +68,8 @@ export interface MapServer {
   catalogWsdl(endpointUrl: string): string;
   /** Absolute endpoint URL of a service. */
   serviceUrl(service: MapService, urls: RequestUrls): string;
+  /** What an operation of `service` needs, for a face other than SOAP (ArcGIS REST). */
+  operationContext(service: MapService, urls: RequestUrls): OperationContext;
   /** The tile caches of the published maps. */
   readonly tiles: TileCaches;
   /** Releases every service's sources and closes the tile stores. */
@@ -112,11 +115,30 @@ export function createMapServer(opts: MapServerOptions): MapServer {
     return w;
   }
 
+  function operationContext(
+    service: MapService,
+    urls: RequestUrls,
+    namespace = DEFAULT_NAMESPACE,
+  ): OperationContext {
+    const dir = `${service.name}_MapServer`;
+    return {
+      service,
+      serviceUrl: serviceUrl(service, urls),
+      namespace,
+      outputUrl: `${urls.baseUrl}${OUTPUT_PATH}/${encodeURIComponent(dir)}`,
+      outputDir: join(opts.outputDir, dir),
+      renderer,
+      tiles,
+      output,
+    };
+  }
+
   return {
     services,
     tiles,
     service: (name) => byName.get(name.toLowerCase()),
     serviceUrl,
+    operationContext: (service, urls) => operationContext(service, urls),
     soap(serviceName, xml, urls) {
       const service = byName.get(serviceName.toLowerCase());
       return dispatchSoap<OperationContext>(xml, {
@@ -133,17 +155,7 @@ export function createMapServer(opts: MapServerOptions): MapServer {
               { Service: serviceName },
             );
           }
-          const dir = `${service.name}_MapServer`;
-          return {
-            service,
-            serviceUrl: serviceUrl(service, urls),
-            namespace,
-            outputUrl: `${urls.baseUrl}${OUTPUT_PATH}/${encodeURIComponent(dir)}`,
-            outputDir: join(opts.outputDir, dir),
-            renderer,
-            tiles,
-            output,
-          };
+          return operationContext(service, urls, namespace);
         },
       });
     },

@@ -4,7 +4,12 @@
  *
  * @module
  */
-export { DEFAULT_LIMITS, type ServiceLimits, serviceLimits } from "./metadata.ts";
+export {
+  DEFAULT_LIMITS,
+  type ServiceLimits,
+  serviceLimits,
+  supportedImageFormatTypes,
+} from "./metadata.ts";
 export { METADATA_OPERATIONS, type MetadataOperations } from "./metadata.ts";
 export {
   COORDINATE_OPERATIONS,

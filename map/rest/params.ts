@@ -1,0 +1,140 @@
+/**
+ * ArcGIS REST request parameters, typed: names are case-insensitive (as
+ * ArcGIS Server reads them), an empty value counts as absent, and a value
+ * that cannot be read is an {@link InvalidRequestError} naming the
+ * parameter and the form it takes.
+ *
+ * @module
+ */
+import { InvalidRequestError } from "../errors.ts";
+
+/** Bounds and form of a number parameter. */
+export interface NumberOptions {
+  /** Whole numbers only. */
+  integer?: boolean;
+  min?: number;
+  max?: number;
+}
+
+function invalid(name: string, expected: string, got: string): InvalidRequestError {
+  const shown = got.length > 80 ? `${got.slice(0, 80)}...` : got;
+  return new InvalidRequestError(
+    `Invalid value of parameter '${name}': expected ${expected}, got '${shown}'.`,
+    { [name]: shown },
+    [`'${name}' parameter is invalid`],
+  );
+}
+
+/**
+ * The parameters of one REST request (query string and form body merged;
+ * the body wins for a name given in both).
+ *
+ * @example
+ * ```ts
+ * import { RestParams } from "./params.ts";
+ * const p = new RestParams(new URLSearchParams("returnCountOnly=TRUE&resultOffset=20"));
+ * p.boolean("returncountonly"); // true
+ * p.number("resultOffset", { integer: true, min: 0 }); // 20
+ * ```
+ */
+export class RestParams {
+  readonly #values = new Map<string, string>();
+
+  /** Reads `sources` in order; a later source overrides an earlier one. */
+  constructor(...sources: URLSearchParams[]) {
+    for (const s of sources) {
+      for (const [k, v] of s) this.#values.set(k.toLowerCase(), v);
+    }
+  }
+
+  /** The raw text, or undefined when absent or empty (blank = absent, as ArcGIS reads forms). */
+  string(name: string): string | undefined {
+    const v = this.#values.get(name.toLowerCase());
+    return v === undefined || v.trim() === "" ? undefined : v;
+  }
+
+  /** Whether the parameter is given (and not blank). */
+  has(name: string): boolean {
+    return this.string(name) !== undefined;
+  }
+
+  /** A finite number within the bounds. */
+  number(name: string, opts: NumberOptions = {}): number | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const n = Number(raw.trim());
+    const what = opts.integer ? "a whole number" : "a number";
+    const bounds = opts.min !== undefined && opts.max !== undefined
+      ? ` from ${opts.min} to ${opts.max}`
+      : opts.min !== undefined
+      ? ` of at least ${opts.min}`
+      : opts.max !== undefined
+      ? ` of at most ${opts.max}`
+      : "";
+    if (
+      !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
+      (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)
+    ) {
+      throw invalid(name, what + bounds, raw);
+    }
+    return n;
+  }
+
+  /** `true` / `false` in any case. */
+  boolean(name: string): boolean | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const t = raw.trim().toLowerCase();
+    if (t === "true") return true;
+    if (t === "false") return false;
+    throw invalid(name, "true or false", raw);
+  }
+
+  /** A JSON value (object, array, ...). */
+  json(name: string): unknown {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      throw invalid(name, "JSON", raw);
+    }
+  }
+
+  /** A comma-separated list, items trimmed, blanks dropped. */
+  list(name: string): string[] | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    return raw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  }
+
+  /** A comma-separated list of numbers. */
+  numbers(name: string, opts: NumberOptions = {}): number[] | undefined {
+    const items = this.list(name);
+    if (items === undefined) return undefined;
+    return items.map((item) => {
+      const n = Number(item);
+      if (
+        !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
+        (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)
+      ) {
+        throw invalid(
+          name,
+          `a comma-separated list of ${opts.integer ? "whole " : ""}numbers`,
+          item,
+        );
+      }
+      return n;
+    });
+  }
+
+  /** One of `choices` (compared case-insensitively; the choice's own spelling is returned). */
+  choice<T extends string>(name: string, choices: readonly T[]): T | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const t = raw.trim().toLowerCase();
+    const hit = choices.find((c) => c.toLowerCase() === t);
+    if (hit === undefined) throw invalid(name, `one of ${choices.join(", ")}`, raw);
+    return hit;
+  }
+}
