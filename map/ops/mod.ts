@@ -27,3 +27,4 @@ export {
 } from "./draw.ts";
 export type * from "./types.ts";
 export { isArcgisObject } from "./arcgis_value.ts";
+export { geometryFromSoap, geometryToSoap, wkidOfSpatialReference } from "./_geometry_xml.ts";

@@ -36,6 +36,9 @@ import {
   writeJson,
 } from "./reply.ts";
 import { SERVICE_ENDPOINTS } from "./_services.ts";
+import { EXPORT_ENDPOINT } from "./_export.ts";
+import { FIND_ENDPOINT, IDENTIFY_ENDPOINT } from "./_search.ts";
+import { LEGEND_ENDPOINT, LEGEND_IMAGE_ENDPOINT } from "./_legend.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -51,6 +54,11 @@ export { RestError, RestFile, type RestReply } from "./reply.ts";
 /** Every endpoint, walked in order (more specific paths first where two could match). */
 export const REST_ENDPOINTS: readonly RestEndpoint[] = [
   ...SERVICE_ENDPOINTS,
+  EXPORT_ENDPOINT,
+  IDENTIFY_ENDPOINT,
+  FIND_ENDPOINT,
+  LEGEND_ENDPOINT,
+  LEGEND_IMAGE_ENDPOINT,
 ];
 
 /** Options of {@link createRestApi}. */

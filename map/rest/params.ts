@@ -16,7 +16,8 @@ export interface NumberOptions {
   max?: number;
 }
 
-function invalid(name: string, expected: string, got: string): InvalidRequestError {
+/** The error of a parameter whose value is not of the `expected` form. */
+export function invalid(name: string, expected: string, got: string): InvalidRequestError {
   const shown = got.length > 80 ? `${got.slice(0, 80)}...` : got;
   return new InvalidRequestError(
     `Invalid value of parameter '${name}': expected ${expected}, got '${shown}'.`,

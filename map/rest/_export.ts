@@ -1,0 +1,166 @@
+/**
+ * `/services/{Service}/MapServer/export`: a map image, drawn by the same
+ * ExportMapImage operation SOAP calls. `f=image` answers the image itself;
+ * `f=json` answers `{href, width, height, extent, scale}` with `href` in
+ * the output directory (`/arcgis/rest/directories/arcgisoutput/...`).
+ *
+ * Parameters (ArcGIS Server 10.3): `bbox` (required), `bboxSR`, `size`
+ * (default 400,400), `dpi` (96), `imageSR` (default `bboxSR`, else the
+ * map's), `format` (png, png8, png24, png32, jpg, gif, bmp, tiff),
+ * `transparent`, `layers` (`show:`/`hide:`/`include:`/`exclude:` ids),
+ * `layerDefs`, `rotation`; `time` and `layerTimeOptions` are accepted and
+ * ignored (no layer is time-aware).
+ *
+ * @module
+ */
+import type { ArcgisObject, ExportMapImageRequest, MapFrame } from "../ops/mod.ts";
+import { DRAW_OPERATIONS } from "../ops/mod.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { invalid, type RestParams } from "./params.ts";
+import { RestFile } from "./reply.ts";
+import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
+import { parseSpatialReference } from "./_geometry_json.ts";
+import { restExtent } from "./_services.ts";
+import {
+  envelopeObject,
+  layerDescriptions,
+  parseLayerDefs,
+  parseLayerVisibility,
+  spatialReferenceObject,
+} from "./_map_request.ts";
+
+/** REST `format` values and the esriImageFormat each asks for. */
+export const EXPORT_FORMATS: Readonly<Record<string, string>> = {
+  png: "esriImagePNG",
+  png8: "esriImagePNG",
+  png24: "esriImagePNG24",
+  png32: "esriImagePNG32",
+  jpg: "esriImageJPG",
+  gif: "esriImageGIF",
+  bmp: "esriImageBMP",
+  tiff: "esriImageTIFF",
+};
+
+function numbers(name: string, text: string, count: number, expected: string): number[] {
+  const parts = text.split(",").map((s) => s.trim());
+  const values = parts.map(Number);
+  if (
+    parts.length !== count || parts.some((s) => s === "") ||
+    values.some((n) => !Number.isFinite(n))
+  ) {
+    throw invalid(name, expected, text);
+  }
+  return values;
+}
+
+/** `size=w,h`: whole positive pixel counts (limits are the operation's). */
+export function parseImageSize(params: RestParams, fallback = { w: 400, h: 400 }) {
+  const text = params.string("size");
+  if (text === undefined) return fallback;
+  const [w, h] = numbers("size", text, 2, "width,height in whole pixels (e.g. 400,400)");
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w <= 0 || h <= 0) {
+    throw invalid("size", "width,height in whole positive pixels (e.g. 400,400)", text);
+  }
+  return { w, h };
+}
+
+/**
+ * The ExportMapImage request of an export call on `frame`, and whether the
+ * image itself is wanted (`f=image`) rather than its URL.
+ *
+ * @example
+ * ```ts ignore
+ * const req = exportRequest(new RestParams(new URLSearchParams("bbox=-180,-90,180,90")), frame, "image");
+ * ```
+ */
+export function exportRequest(
+  params: RestParams,
+  frame: MapFrame,
+  format: string,
+): ExportMapImageRequest {
+  const bboxText = params.string("bbox");
+  if (bboxText === undefined) {
+    throw new InvalidRequestError(
+      "Parameter 'bbox' is required: the extent to draw as xmin,ymin,xmax,ymax.",
+      {},
+      ["'bbox' parameter is required"],
+    );
+  }
+  const [xmin, ymin, xmax, ymax] = numbers(
+    "bbox",
+    bboxText,
+    4,
+    "xmin,ymin,xmax,ymax as four numbers",
+  );
+  if (!(xmin < xmax && ymin < ymax)) {
+    throw invalid("bbox", "xmin,ymin,xmax,ymax with xmin < xmax and ymin < ymax", bboxText);
+  }
+  const bboxSRText = params.string("bboxSR");
+  const bboxSR = bboxSRText === undefined ? null : parseSpatialReference("bboxSR", bboxSRText);
+  const imageSRText = params.string("imageSR");
+  const imageSR = imageSRText === undefined
+    ? bboxSR
+    : parseSpatialReference("imageSR", imageSRText);
+  const size = parseImageSize(params);
+  const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
+  const formatName = (params.string("format") ?? "png").trim().toLowerCase();
+  const esriFormat = EXPORT_FORMATS[formatName];
+  if (!esriFormat) {
+    throw invalid("format", `one of ${Object.keys(EXPORT_FORMATS).join(", ")}`, formatName);
+  }
+  const transparent = params.boolean("transparent") ?? false;
+  const rotation = params.number("rotation", { min: -360, max: 360 }) ?? 0;
+  const visibility = parseLayerVisibility(frame, params.string("layers"));
+  const definitions = parseLayerDefs(frame, params.string("layerDefs"));
+  const [r, g, b] = frame.backgroundColor;
+  const background = { $type: "RgbColor", Red: r, Green: g, Blue: b };
+  const mapDescription: ArcgisObject = {
+    Name: frame.name,
+    MapArea: { $type: "MapExtent", Extent: envelopeObject({ xmin, ymin, xmax, ymax }, bboxSR) },
+    Rotation: rotation,
+    LayerDescriptions: layerDescriptions(frame, { visibility, definitions }),
+    // ArcGIS makes the map's background colour the transparent one.
+    ...(transparent ? { TransparentColor: background } : {}),
+    ...(imageSR ? { SpatialReference: spatialReferenceObject(imageSR) } : {}),
+  };
+  return {
+    MapDescription: mapDescription,
+    ImageDescription: {
+      ImageDisplay: { ImageWidth: size.w, ImageHeight: size.h, ImageDPI: dpi },
+      ImageType: {
+        ImageFormat: esriFormat,
+        ImageReturnType: format === "image" ? "esriImageReturnMimeData" : "esriImageReturnURL",
+      },
+    },
+  };
+}
+
+/** The `f=json` answer of export from an ExportMapImage result (a MapImage). */
+export function exportJson(image: ArcgisObject): Record<string, unknown> {
+  const e = image.Extent as Record<string, number> & { SpatialReference?: { WKID?: number } };
+  const extent = { xmin: e.XMin, ymin: e.YMin, xmax: e.XMax, ymax: e.YMax };
+  return {
+    href: image.ImageURL,
+    width: image.ImageWidth,
+    height: image.ImageHeight,
+    extent: restExtent(extent, e.SpatialReference?.WKID ?? 4326),
+    scale: image.MapScale,
+  };
+}
+
+/** The export endpoint. */
+export const EXPORT_ENDPOINT: RestEndpoint = {
+  path: "/services/:service/MapServer/export",
+  formats: ["image"],
+  title: (call) => `${call.path.service} (MapServer): export`,
+  async handle(call) {
+    const service = serviceOf(call);
+    const frame = frameOf(call, service);
+    const req = exportRequest(call.params, frame, call.format);
+    const image = await DRAW_OPERATIONS.ExportMapImage(req, operationContext(call, service));
+    if (call.format === "image") {
+      return new RestFile(String(image.ImageType), image.ImageData as Uint8Array);
+    }
+    return exportJson(image);
+  },
+};

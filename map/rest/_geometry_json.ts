@@ -1,0 +1,242 @@
+/**
+ * ArcGIS REST geometry and spatial-reference parameters: Esri JSON
+ * geometries (`{"x","y"}`, `{"xmin",...}`, `{"rings"}`, `{"paths"}`,
+ * `{"points"}`, each with an optional `spatialReference`) and the short
+ * forms `x,y` and `xmin,ymin,xmax,ymax`, read into the shared
+ * {@link Geometry} model; and that model written back as Esri JSON.
+ * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
+ * `{"latestWkid":3857}`, `{"wkt":"..."}`).
+ *
+ * @module
+ */
+import type { Geometry, LayerGeometryType, Position } from "../types.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { invalid } from "./params.ts";
+import { restSpatialReference } from "./_services.ts";
+
+/** The Esri geometry type names, by the shared model's names. */
+export const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
+  Point: "esriGeometryPoint",
+  Multipoint: "esriGeometryMultipoint",
+  Polyline: "esriGeometryPolyline",
+  Polygon: "esriGeometryPolygon",
+  Envelope: "esriGeometryEnvelope",
+};
+
+/** A spatial reference as a request gives it: a WKID, or WKT the engine recognises itself. */
+export type SpatialReferenceParam = { wkid: number } | { wkt: string };
+
+/** A geometry parameter with the spatial reference it declared (null: none). */
+export interface GeometryParam {
+  geometry: Geometry;
+  spatialReference: SpatialReferenceParam | null;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function finite(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v);
+}
+
+/**
+ * Reads a spatial-reference parameter value (text as sent, or the
+ * `spatialReference` member of a JSON geometry).
+ *
+ * @example
+ * ```ts
+ * import { parseSpatialReference } from "./_geometry_json.ts";
+ * parseSpatialReference("bboxSR", "102100"); // { wkid: 102100 }
+ * parseSpatialReference("sr", '{"wkid":4326}'); // { wkid: 4326 }
+ * ```
+ */
+export function parseSpatialReference(name: string, value: unknown): SpatialReferenceParam {
+  let v = value;
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (/^\d+$/.test(t)) v = Number(t);
+    else {
+      try {
+        v = JSON.parse(t);
+      } catch {
+        throw invalid(name, 'a WKID such as 4326 or JSON such as {"wkid":4326}', t);
+      }
+    }
+  }
+  if (typeof v === "number" && Number.isInteger(v) && v > 0) return { wkid: v };
+  if (isObject(v)) {
+    for (const key of ["latestWkid", "wkid"]) {
+      const n = v[key];
+      if (typeof n === "number" && Number.isInteger(n) && n > 0) return { wkid: n };
+    }
+    if (typeof v.wkt === "string" && v.wkt.trim() !== "") return { wkt: v.wkt };
+  }
+  throw invalid(
+    name,
+    'a WKID such as 4326 or JSON such as {"wkid":4326}',
+    typeof value === "string" ? value : JSON.stringify(value) ?? String(value),
+  );
+}
+
+function positions(v: unknown, name: string, what: string): Position[] {
+  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(v));
+  return v.map((p) => {
+    if (!Array.isArray(p) || p.length < 2 || !finite(p[0]) || !finite(p[1])) {
+      throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(p) ?? String(p));
+    }
+    return [p[0], p[1]];
+  });
+}
+
+function parts(v: unknown, name: string, what: string): Position[][] {
+  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of points`, JSON.stringify(v));
+  return v.map((p) => positions(p, name, what)).filter((p) => p.length > 0);
+}
+
+function closeRing(ring: Position[]): Position[] {
+  const a = ring[0], b = ring[ring.length - 1];
+  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
+}
+
+/** The Esri JSON geometry types by their REST names, and what their JSON must carry. */
+const TYPE_BY_NAME: Readonly<Record<string, Geometry["type"]>> = {
+  esrigeometrypoint: "Point",
+  esrigeometrymultipoint: "Multipoint",
+  esrigeometrypolyline: "Polyline",
+  esrigeometrypolygon: "Polygon",
+  esrigeometryenvelope: "Envelope",
+};
+
+/**
+ * Reads a `geometryType` value (`esriGeometryPoint`, ...; any case).
+ *
+ * @example
+ * ```ts
+ * import { parseGeometryType } from "./_geometry_json.ts";
+ * parseGeometryType("geometryType", "esriGeometryEnvelope"); // "Envelope"
+ * ```
+ */
+export function parseGeometryType(name: string, value: string): Geometry["type"] {
+  const t = TYPE_BY_NAME[value.trim().toLowerCase()];
+  if (!t) throw invalid(name, `one of ${Object.values(ESRI_GEOMETRY_TYPES).join(", ")}`, value);
+  return t;
+}
+
+function fromObject(o: Record<string, unknown>, name: string): Geometry {
+  if ("rings" in o) return { type: "Polygon", rings: parts(o.rings, name, "rings").map(closeRing) };
+  if ("paths" in o) return { type: "Polyline", paths: parts(o.paths, name, "paths") };
+  if ("points" in o) return { type: "Multipoint", points: positions(o.points, name, "points") };
+  if ("xmin" in o) {
+    const { xmin, ymin, xmax, ymax } = o;
+    if (!finite(xmin) || !finite(ymin) || !finite(xmax) || !finite(ymax)) {
+      throw invalid(name, "an envelope with numbers xmin, ymin, xmax, ymax", JSON.stringify(o));
+    }
+    if (xmin > xmax || ymin > ymax) {
+      throw invalid(name, "an envelope with xmin <= xmax and ymin <= ymax", JSON.stringify(o));
+    }
+    return { type: "Envelope", xmin, ymin, xmax, ymax };
+  }
+  if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
+  throw invalid(
+    name,
+    "an Esri JSON geometry (x/y, xmin/ymin/xmax/ymax, rings, paths or points)",
+    JSON.stringify(o),
+  );
+}
+
+/**
+ * Reads a geometry parameter: Esri JSON, or the short `x,y` (point) and
+ * `xmin,ymin,xmax,ymax` (envelope) forms. When `type` is given, the
+ * geometry must be of that type.
+ *
+ * @example
+ * ```ts
+ * import { parseGeometry } from "./_geometry_json.ts";
+ * parseGeometry("geometry", "37.6,55.7").geometry; // { type: "Point", x: 37.6, y: 55.7 }
+ * parseGeometry("geometry", '{"x":1,"y":2,"spatialReference":{"wkid":4326}}').spatialReference;
+ * // { wkid: 4326 }
+ * ```
+ */
+export function parseGeometry(name: string, text: string, type?: Geometry["type"]): GeometryParam {
+  const t = text.trim();
+  let geometry: Geometry;
+  let spatialReference: SpatialReferenceParam | null = null;
+  if (t.startsWith("{")) {
+    let o: unknown;
+    try {
+      o = JSON.parse(t);
+    } catch {
+      throw invalid(name, "Esri JSON", t);
+    }
+    if (!isObject(o)) throw invalid(name, "an Esri JSON geometry object", t);
+    geometry = fromObject(o, name);
+    if (o.spatialReference !== undefined && o.spatialReference !== null) {
+      spatialReference = parseSpatialReference(`${name}.spatialReference`, o.spatialReference);
+    }
+  } else {
+    const nums = t.split(",").map((s) => s.trim());
+    const values = nums.map(Number);
+    if (nums.some((s) => s === "") || values.some((n) => !Number.isFinite(n))) {
+      throw invalid(name, "x,y or xmin,ymin,xmax,ymax or Esri JSON", t);
+    }
+    if (values.length === 2) geometry = { type: "Point", x: values[0], y: values[1] };
+    else if (values.length === 4) {
+      geometry = fromObject({
+        xmin: values[0],
+        ymin: values[1],
+        xmax: values[2],
+        ymax: values[3],
+      }, name);
+    } else throw invalid(name, "x,y or xmin,ymin,xmax,ymax or Esri JSON", t);
+  }
+  if (type && geometry.type !== type) {
+    throw new InvalidRequestError(
+      `Parameter '${name}' is ${ESRI_GEOMETRY_TYPES[geometry.type]} but geometryType says ${
+        ESRI_GEOMETRY_TYPES[type]
+      }; send a matching geometryType.`,
+      { [name]: geometry.type },
+      [`'${name}' parameter is invalid`],
+    );
+  }
+  return { geometry, spatialReference };
+}
+
+/**
+ * A geometry as Esri JSON, with its spatial reference when `wkid` is given.
+ *
+ * @example
+ * ```ts
+ * import { geometryJson } from "./_geometry_json.ts";
+ * geometryJson({ type: "Point", x: 1, y: 2 }, 4326);
+ * // { x: 1, y: 2, spatialReference: { wkid: 4326, latestWkid: 4326 } }
+ * ```
+ */
+export function geometryJson(g: Geometry, wkid?: number): Record<string, unknown> {
+  const sr = wkid === undefined ? {} : { spatialReference: restSpatialReference(wkid) };
+  switch (g.type) {
+    case "Point":
+      return { x: g.x, y: g.y, ...sr };
+    case "Multipoint":
+      return { points: g.points, ...sr };
+    case "Polyline":
+      return { paths: g.paths, ...sr };
+    case "Polygon":
+      return { rings: g.rings, ...sr };
+    case "Envelope":
+      return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax, ...sr };
+  }
+}
+
+/**
+ * The Esri geometry type of a layer's shapes.
+ *
+ * @example
+ * ```ts
+ * import { layerGeometryType } from "./_geometry_json.ts";
+ * layerGeometryType("Polygon"); // "esriGeometryPolygon"
+ * ```
+ */
+export function layerGeometryType(t: LayerGeometryType): string {
+  return ESRI_GEOMETRY_TYPES[t];
+}

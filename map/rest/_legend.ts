@@ -1,0 +1,176 @@
+/**
+ * `/services/{Service}/MapServer/legend`: every layer's legend, with
+ * swatches drawn by the same GetLegendInfo operation SOAP calls, as
+ * ArcGIS REST JSON (`{layers: [{layerId, layerName, layerType, minScale,
+ * maxScale, legend: [{label, url, imageData, contentType, height, width,
+ * values?}]}]}`). `size=w,h` is the patch size in points (default 15,15,
+ * which is 20 x 20 pixels at the default `dpi` of 96).
+ *
+ * A swatch's `url` is a digest of its image, served by
+ * `/services/{Service}/MapServer/{layerId}/images/{url}` (with the same
+ * `size` and `dpi`), as ArcGIS serves legend images.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import type { ArcgisObject, GetLegendInfoRequest, MapFrame } from "../ops/mod.ts";
+import { DRAW_OPERATIONS } from "../ops/mod.ts";
+import { invalid, type RestParams } from "./params.ts";
+import { RestError, RestFile } from "./reply.ts";
+import {
+  frameOf,
+  layerOf,
+  operationContext,
+  type RestCall,
+  type RestEndpoint,
+  serviceOf,
+} from "./endpoint.ts";
+
+/**
+ * The GetLegendInfo request of a legend call on `frame` (all layers, or
+ * `layerIds`), swatches as PNG 32 image data.
+ *
+ * @example
+ * ```ts ignore
+ * const req = legendRequest(new RestParams(new URLSearchParams("size=20,10&dpi=192")), frame);
+ * ```
+ */
+export function legendRequest(
+  params: RestParams,
+  frame: MapFrame,
+  layerIds: number[] = [],
+): GetLegendInfoRequest {
+  let width = 15, height = 15;
+  const sizeText = params.string("size");
+  if (sizeText !== undefined) {
+    const parts = sizeText.split(",").map((s) => s.trim());
+    const [w, h] = parts.map(Number);
+    if (parts.length !== 2 || !(w > 0 && w <= 500) || !(h > 0 && h <= 500)) {
+      throw invalid(
+        "size",
+        "width,height of a swatch in points, each up to 500 (e.g. 15,15)",
+        sizeText,
+      );
+    }
+    [width, height] = [w, h];
+  }
+  const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
+  return {
+    MapName: frame.name,
+    LayerIDs: layerIds,
+    LegendPatch: { Width: width, Height: height, ImageDPI: dpi },
+    ImageType: { ImageFormat: "esriImagePNG32", ImageReturnType: "esriImageReturnMimeData" },
+  };
+}
+
+/** The name of a swatch image: a digest of its bytes (32 hex digits, like ArcGIS's). */
+async function imageName(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
+  return [...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The `values` of each legend class of a layer (unique-value classes only), in class order. */
+function classValues(frame: MapFrame, layerId: number): (string[] | undefined)[] {
+  const r = frame.layers.find((l) => l.id === layerId)!.renderer;
+  if (r.type !== "uniqueValue") return [];
+  return r.values.map((v) => [String(v.value)]);
+}
+
+interface Swatch {
+  label: string;
+  bytes: Uint8Array;
+  contentType: string;
+  height: number;
+  width: number;
+  values?: string[];
+}
+
+function swatches(frame: MapFrame, info: ArcgisObject): Swatch[] {
+  const values = classValues(frame, info.LayerID as number);
+  const groups = info.LegendGroups as { LegendClasses: ArcgisObject[] }[];
+  return groups.flatMap((g) => g.LegendClasses).map((c, i) => {
+    const image = c.SymbolImage as ArcgisObject;
+    return {
+      label: String(c.Label ?? ""),
+      bytes: image.ImageData as Uint8Array,
+      contentType: String(image.ImageType),
+      height: image.ImageHeight as number,
+      width: image.ImageWidth as number,
+      ...(values[i] ? { values: values[i] } : {}),
+    };
+  });
+}
+
+/**
+ * GetLegendInfo results as the ArcGIS REST legend.
+ *
+ * @example
+ * ```ts ignore
+ * await legendJson(frame, await DRAW_OPERATIONS.GetLegendInfo(req, ctx));
+ * ```
+ */
+export async function legendJson(frame: MapFrame, infos: ArcgisObject[]) {
+  const layers = [];
+  for (const info of infos) {
+    const layer = frame.layers.find((l) => l.id === info.LayerID)!;
+    const legend = [];
+    for (const s of swatches(frame, info)) {
+      legend.push({
+        label: s.label,
+        url: await imageName(s.bytes),
+        imageData: Buffer.from(s.bytes).toString("base64"),
+        contentType: s.contentType,
+        height: s.height,
+        width: s.width,
+        ...(s.values ? { values: s.values } : {}),
+      });
+    }
+    layers.push({
+      layerId: layer.id,
+      layerName: layer.name,
+      layerType: "Feature Layer",
+      minScale: layer.minScale,
+      maxScale: layer.maxScale,
+      legend,
+    });
+  }
+  return { layers };
+}
+
+async function legendInfos(call: RestCall, layerIds: number[] = []) {
+  const service = serviceOf(call);
+  const frame = frameOf(call, service);
+  const req = legendRequest(call.params, frame, layerIds);
+  return {
+    frame,
+    infos: await DRAW_OPERATIONS.GetLegendInfo(req, operationContext(call, service)),
+  };
+}
+
+/** The legend endpoint. */
+export const LEGEND_ENDPOINT: RestEndpoint = {
+  path: "/services/:service/MapServer/legend",
+  title: (call) => `${call.path.service} (MapServer): legend`,
+  async handle(call) {
+    const { frame, infos } = await legendInfos(call);
+    return legendJson(frame, infos);
+  },
+};
+
+/** A legend swatch by the `url` the legend gave it: the image itself, whatever `f` says. */
+export const LEGEND_IMAGE_ENDPOINT: RestEndpoint = {
+  path: "/services/:service/MapServer/:layer(\\d+)/images/:image",
+  formats: ["image"],
+  async handle(call) {
+    const service = serviceOf(call);
+    const layer = layerOf(call, frameOf(call, service));
+    const { frame, infos } = await legendInfos(call, [layer.id]);
+    const wanted = call.path.image.toLowerCase().replace(/\.png$/, "");
+    for (const s of infos.flatMap((i) => swatches(frame, i))) {
+      if (await imageName(s.bytes) === wanted) return new RestFile(s.contentType, s.bytes);
+    }
+    throw new RestError(404, `Layer ${layer.id} has no legend image '${call.path.image}'.`, [
+      "The legend names its images in each entry's 'url' (for the same size and dpi).",
+    ]);
+  },
+};

@@ -1,0 +1,259 @@
+/**
+ * `/services/{Service}/MapServer/identify` and `.../find`: the same
+ * Identify and Find operations SOAP calls, with requests built from REST
+ * parameters and results written as ArcGIS REST JSON
+ * (`{results: [{layerId, layerName, value, displayFieldName, attributes,
+ * geometryType, geometry}]}`; Find adds `foundFieldName`). Attributes are
+ * keyed by field alias and their values are text, as ArcGIS 10.3 answers
+ * (`returnFieldName=true` keys them by field name).
+ *
+ * @module
+ */
+import type { Extent } from "../types.ts";
+import type { ArcgisObject, FindRequest, IdentifyRequest, MapFrame } from "../ops/mod.ts";
+import { geometryFromSoap, geometryToSoap, SEARCH_OPERATIONS } from "../ops/mod.ts";
+import { wkidOfSpatialReference } from "../ops/mod.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { invalid, type RestParams } from "./params.ts";
+import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
+import {
+  geometryJson,
+  layerGeometryType,
+  parseGeometry,
+  parseGeometryType,
+  parseSpatialReference,
+  type SpatialReferenceParam,
+} from "./_geometry_json.ts";
+import {
+  checkLayerIds,
+  envelopeObject,
+  layerDescriptions,
+  type LayerOptions,
+  parseLayerDefs,
+  parseLayerIds,
+  spatialReferenceObject,
+} from "./_map_request.ts";
+
+/** `layers=top|visible|all[:ids]` of identify and the IdentifyOption each means. */
+const IDENTIFY_OPTIONS: Readonly<Record<string, string>> = {
+  top: "esriIdentifyTopmost",
+  visible: "esriIdentifyVisibleLayers",
+  all: "esriIdentifyAllLayers",
+};
+
+function required(params: RestParams, name: string, what: string): string {
+  const v = params.string(name);
+  if (v === undefined) {
+    throw new InvalidRequestError(`Parameter '${name}' is required: ${what}.`, {}, [
+      `'${name}' parameter is required`,
+    ]);
+  }
+  return v;
+}
+
+function spatialReference(params: RestParams): SpatialReferenceParam | null {
+  const text = params.string("sr");
+  return text === undefined ? null : parseSpatialReference("sr", text);
+}
+
+/** The LayerDescription options identify and find share. */
+function resultOptions(params: RestParams, frame: MapFrame): LayerOptions {
+  return {
+    definitions: parseLayerDefs(frame, params.string("layerDefs")),
+    returnGeometry: params.boolean("returnGeometry") ?? true,
+    maxAllowableOffset: params.number("maxAllowableOffset", { min: 0 }) ?? 0,
+    returnFieldNames: params.boolean("returnFieldName") ?? false,
+  };
+}
+
+/** `mapExtent`: `xmin,ymin,xmax,ymax` or a JSON envelope (its own spatialReference wins). */
+function mapExtent(params: RestParams, sr: SpatialReferenceParam | null): ArcgisObject {
+  const text = required(params, "mapExtent", "the extent of the map the client shows");
+  const parsed = parseGeometry("mapExtent", text, "Envelope");
+  const e = parsed.geometry as Extent;
+  if (!(e.xmin < e.xmax && e.ymin < e.ymax)) {
+    throw invalid("mapExtent", "an extent with xmin < xmax and ymin < ymax", text);
+  }
+  return envelopeObject(e, parsed.spatialReference ?? sr);
+}
+
+/** `imageDisplay=width,height[,dpi]` of the map the client shows. */
+function imageDisplay(params: RestParams): ArcgisObject {
+  const text = required(params, "imageDisplay", "width,height,dpi of the map image");
+  const parts = text.split(/[,;]/).map((s) => s.trim());
+  // The dpi may be left out (96), as ArcGIS reads it.
+  const [w, h, dpi = 96] = parts.map(Number);
+  if (
+    parts.length < 2 || parts.length > 3 || parts.some((s) => s === "") || !Number.isInteger(w) ||
+    !Number.isInteger(h) || w <= 0 || h <= 0 || !Number.isFinite(dpi) || dpi <= 0
+  ) {
+    throw invalid("imageDisplay", "width,height,dpi (e.g. 600,550,96)", text);
+  }
+  return { ImageWidth: w, ImageHeight: h, ImageDPI: dpi };
+}
+
+/**
+ * The Identify request of an identify call on `frame`.
+ *
+ * @example
+ * ```ts ignore
+ * const req = identifyRequest(params, frame); // params: geometry, mapExtent, imageDisplay, tolerance
+ * ```
+ */
+export function identifyRequest(params: RestParams, frame: MapFrame): IdentifyRequest {
+  const sr = spatialReference(params);
+  const typeText = params.string("geometryType");
+  const type = typeText === undefined ? undefined : parseGeometryType("geometryType", typeText);
+  const shape = parseGeometry(
+    "geometry",
+    required(params, "geometry", "the point, envelope or polygon to identify at"),
+    type,
+  );
+  const tolerance = params.number("tolerance", { min: 0 });
+  if (tolerance === undefined) {
+    throw new InvalidRequestError(
+      "Parameter 'tolerance' is required: the search distance in screen pixels.",
+      {},
+      ["'tolerance' parameter is required"],
+    );
+  }
+  const layersText = (params.string("layers") ?? "top").trim();
+  const m = /^(top|visible|all)\s*(?::(.*))?$/is.exec(layersText);
+  if (!m) {
+    throw invalid("layers", "top, visible or all, optionally :ids (e.g. all:0,2)", layersText);
+  }
+  const ids = m[2] === undefined ? [] : parseLayerIds("layers", m[2]);
+  checkLayerIds(frame, ids, "layers");
+  const shapeSr = shape.spatialReference ?? sr;
+  return {
+    MapDescription: {
+      Name: frame.name,
+      MapArea: { $type: "MapExtent", Extent: mapExtent(params, sr) },
+      LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
+      ...(sr ? { SpatialReference: spatialReferenceObject(sr) } : {}),
+    },
+    MapImageDisplay: imageDisplay(params),
+    SearchShape: geometryToSoap(
+      shape.geometry,
+      shapeSr ? spatialReferenceObject(shapeSr) : undefined,
+    ),
+    Tolerance: tolerance,
+    IdentifyOption: IDENTIFY_OPTIONS[m[1].toLowerCase()],
+    LayerIDs: ids,
+  };
+}
+
+/**
+ * The Find request of a find call on `frame`: every listed layer (all when
+ * `layers` is missing) is searched, whatever its visibility.
+ *
+ * @example
+ * ```ts ignore
+ * const req = findRequest(params, frame); // params: searchText, layers, ...
+ * ```
+ */
+export function findRequest(params: RestParams, frame: MapFrame): FindRequest {
+  const text = params.string("searchText");
+  if (text === undefined) {
+    throw new InvalidRequestError("Parameter 'searchText' is required: the text to find.", {}, [
+      "'searchText' parameter is required",
+    ]);
+  }
+  const sr = spatialReference(params);
+  const layersText = params.string("layers");
+  const ids = layersText === undefined ? [] : parseLayerIds("layers", layersText);
+  checkLayerIds(frame, ids, "layers");
+  return {
+    MapDescription: {
+      Name: frame.name,
+      LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
+      ...(sr ? { SpatialReference: spatialReferenceObject(sr) } : {}),
+    },
+    SearchString: text,
+    Contains: params.boolean("contains") ?? true,
+    SearchFields: params.string("searchFields") ?? "",
+    FindOption: "esriFindAllLayers",
+    LayerIDs: ids,
+  };
+}
+
+/** The WKID results are written in: the request's `sr`, else the map's. */
+function outputWkid(params: RestParams, frame: MapFrame): number {
+  const sr = spatialReference(params);
+  return (sr ? wkidOfSpatialReference(spatialReferenceObject(sr)) : null) ?? frame.wkid;
+}
+
+/** The common members of an identify or find result. */
+function resultJson(frame: MapFrame, r: ArcgisObject, wkid: number): Record<string, unknown> {
+  const layer = frame.layers.find((l) => l.id === r.LayerID)!;
+  const props = (r.Properties as { PropertyArray: { Key: string; Value: unknown }[] })
+    .PropertyArray;
+  return {
+    layerId: layer.id,
+    layerName: layer.name,
+    displayFieldName: layer.displayField,
+    attributes: Object.fromEntries(props.map((p) => [p.Key, p.Value])),
+    geometryType: layerGeometryType(layer.geometryType),
+    ...(r.Shape ? { geometry: geometryJson(geometryFromSoap(r.Shape).geometry, wkid) } : {}),
+  };
+}
+
+/**
+ * Identify results as ArcGIS REST JSON.
+ *
+ * @example
+ * ```ts ignore
+ * identifyJson(frame, await SEARCH_OPERATIONS.Identify(req, ctx), 4326);
+ * ```
+ */
+export function identifyJson(frame: MapFrame, results: ArcgisObject[], wkid: number) {
+  return {
+    results: results.map((r) => {
+      const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
+      return { layerId, layerName, value: r.Name, ...rest };
+    }),
+  };
+}
+
+/**
+ * Find results as ArcGIS REST JSON.
+ *
+ * @example
+ * ```ts ignore
+ * findJson(frame, await SEARCH_OPERATIONS.Find(req, ctx), 4326);
+ * ```
+ */
+export function findJson(frame: MapFrame, results: ArcgisObject[], wkid: number) {
+  return {
+    results: results.map((r) => {
+      const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
+      return { layerId, layerName, foundFieldName: r.FieldName, value: r.Value, ...rest };
+    }),
+  };
+}
+
+/** The identify endpoint. */
+export const IDENTIFY_ENDPOINT: RestEndpoint = {
+  path: "/services/:service/MapServer/identify",
+  title: (call) => `${call.path.service} (MapServer): identify`,
+  async handle(call) {
+    const service = serviceOf(call);
+    const frame = frameOf(call, service);
+    const req = identifyRequest(call.params, frame);
+    const results = await SEARCH_OPERATIONS.Identify(req, operationContext(call, service));
+    return identifyJson(frame, results, outputWkid(call.params, frame));
+  },
+};
+
+/** The find endpoint. */
+export const FIND_ENDPOINT: RestEndpoint = {
+  path: "/services/:service/MapServer/find",
+  title: (call) => `${call.path.service} (MapServer): find`,
+  async handle(call) {
+    const service = serviceOf(call);
+    const frame = frameOf(call, service);
+    const req = findRequest(call.params, frame);
+    const results = await SEARCH_OPERATIONS.Find(req, operationContext(call, service));
+    return findJson(frame, results, outputWkid(call.params, frame));
+  },
+};
