@@ -25,7 +25,7 @@ import ScaleLine from "ol/control/ScaleLine.js";
 import { defaults as defaultControls } from "ol/control/defaults.js";
 import { boundingExtent } from "ol/extent.js";
 import { fromLonLat, transformExtent } from "ol/proj.js";
-import { Circle, Fill, Stroke, Style } from "ol/style.js";
+import { Circle, Stroke, Style } from "ol/style.js";
 import "ol/ol.css";
 import {
   competitionOf,
@@ -107,8 +107,8 @@ const highlight = new VectorLayer({
   source: found,
   style: new Style({
     image: new Circle({
+      // A ring only: the competition's own marker stays visible inside it.
       radius: 9,
-      fill: new Fill({ color: "rgba(30, 110, 255, 0.25)" }),
       stroke: new Stroke({ color: "rgb(30, 110, 255)", width: 2.5 }),
     }),
   }),
@@ -136,6 +136,14 @@ const map = new Map({
 });
 map.updateSize();
 map.getView().fit(FALLBACK_EXTENT);
+
+/** Writes the view in longitude/latitude on #map, for whoever inspects the page (and the tests). */
+function recordExtent(): void {
+  const size = map.getSize();
+  if (!size) return;
+  const extent = transformExtent(map.getView().calculateExtent(size), "EPSG:3857", "EPSG:4326");
+  byId("map").dataset.extent = extent.map((v) => v.toFixed(4)).join(",");
+}
 
 /** Layers of the service, checked ids, and the fields of each layer (for alias lookup). */
 const state = {
@@ -323,6 +331,7 @@ byId<HTMLFormElement>("search").addEventListener("submit", async (event) => {
     return;
   }
   out.textContent = "Searching…";
+  delete out.dataset.found;
   try {
     const q = new URLSearchParams({ search: text, page_size: "100" });
     const page = await getJson(`/api/v1/competitions/?${q}`) as { count?: number };
@@ -336,11 +345,24 @@ byId<HTMLFormElement>("search").addEventListener("submit", async (event) => {
     out.textContent = count === 0
       ? "No competitions found."
       : `${count} found${points.length < count ? `, ${points.length} shown` : ""}.`;
-    if (points.length > 0) {
+    // `data-found` is set once the view has arrived and is drawn, for whoever waits on it.
+    const done = () => {
+      map.once("rendercomplete", () => {
+        recordExtent();
+        out.dataset.found = String(points.length);
+      });
+      map.render();
+    };
+    if (points.length === 0) done();
+    else {
       const extent = boundingExtent(points.map((p) => fromLonLat([p.lon, p.lat])));
-      map.getView().fit(extent, { padding: [60, 60, 60, 60], maxZoom: 11, duration: 300 });
+      map.getView().fit(extent, {
+        padding: [60, 60, 60, 60],
+        maxZoom: 11,
+        duration: 300,
+        callback: done,
+      });
     }
-    out.dataset.found = String(points.length);
   } catch (e) {
     out.textContent = `Search unavailable: ${message(e)}`;
   }
@@ -352,13 +374,7 @@ byId("panel-toggle").addEventListener("click", () => {
   setTimeout(() => map.updateSize(), 0);
 });
 
-// The view in longitude/latitude, for whoever inspects the page (and the browser tests).
-map.on("moveend", () => {
-  const size = map.getSize();
-  if (!size) return;
-  const extent = transformExtent(map.getView().calculateExtent(size), "EPSG:3857", "EPSG:4326");
-  byId("map").dataset.extent = extent.map((v) => v.toFixed(4)).join(",");
-});
+map.on("moveend", recordExtent);
 
 map.once("rendercomplete", () => {
   document.body.dataset.ready = "true";
