@@ -5,43 +5,11 @@
  *
  * @module
  */
-import type { Feature, FieldInfo, Geometry, Position } from "../types.ts";
+import type { Feature, Geometry, Position } from "../types.ts";
 import type { MapLayer } from "./types.ts";
-import { normalizeWkid, projectGeometry, WGS84 } from "../geo/projection.ts";
-import { type ColumnSelection, formatValue } from "./_query_records.ts";
-
-const ESRI_GEOMETRY_TYPE: Readonly<Record<string, string>> = {
-  Point: "esriGeometryPoint",
-  Multipoint: "esriGeometryMultipoint",
-  Polyline: "esriGeometryPolyline",
-  Polygon: "esriGeometryPolygon",
-};
-
-function jsonGeometry(g: Geometry): Record<string, unknown> {
-  switch (g.type) {
-    case "Point":
-      return { x: g.x, y: g.y };
-    case "Multipoint":
-      return { points: g.points };
-    case "Polyline":
-      return { paths: g.paths };
-    case "Polygon":
-      return { rings: g.rings };
-    case "Envelope":
-      return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax };
-  }
-}
-
-function jsonValue(f: Feature, field: FieldInfo): unknown {
-  if (field.type === "OID") return f.id;
-  const v = f.attributes[field.name];
-  if (v === undefined) return null;
-  if (field.type === "Date" && typeof v === "string") {
-    const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
-    return Number.isNaN(t) ? v : t;
-  }
-  return v;
-}
+import { projectGeometry, WGS84 } from "../geo/projection.ts";
+import { type ColumnSelection, formatValue, layerColumns } from "./_query_records.ts";
+import { envelopePolygon, featureSetObject, signedArea } from "./_query_feature_json.ts";
 
 /**
  * Esri JSON FeatureSet (the REST query form) of `features`, whose geometry
@@ -53,25 +21,15 @@ export function featureSetJson(
   selection: ColumnSelection,
   outWkid: number,
 ): string {
-  const attrs = selection.columns.filter((c) => c.type !== "Geometry");
-  const wkid = normalizeWkid(outWkid);
-  const body = {
-    displayFieldName: layer.displayField,
-    fieldAliases: Object.fromEntries(attrs.map((c) => [c.name, c.alias || c.name])),
-    geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType] ?? "esriGeometryPoint",
-    spatialReference: { wkid: wkid === 3857 ? 102100 : wkid, latestWkid: wkid },
-    fields: attrs.map((c) => ({
-      name: c.name,
-      type: `esriFieldType${c.type}`,
-      alias: c.alias || c.name,
-      ...(c.type === "String" ? { length: c.length } : {}),
-    })),
-    features: features.map((f) => ({
-      attributes: Object.fromEntries(attrs.map((c) => [c.name, jsonValue(f, c)])),
-      ...(selection.geometry && f.geometry ? { geometry: jsonGeometry(f.geometry) } : {}),
-    })),
-  };
-  return JSON.stringify(body);
+  return JSON.stringify(featureSetObject({
+    layer,
+    fields: selection.columns.filter((c) => c.type !== "Geometry"),
+    objectIdField: layerColumns(layer).oid.name,
+    features: [...features],
+    returnGeometry: selection.geometry,
+    outWkid,
+    exceededTransferLimit: false,
+  }));
 }
 
 function xml(text: string): string {
@@ -109,13 +67,7 @@ function kmlGeometry(g: Geometry): string {
       return lines.length === 1 ? lines[0] : `<MultiGeometry>${lines.join("")}</MultiGeometry>`;
     }
     case "Envelope":
-      return kmlGeometry({
-        type: "Polygon",
-        rings: [[[g.xmin, g.ymin], [g.xmin, g.ymax], [g.xmax, g.ymax], [g.xmax, g.ymin], [
-          g.xmin,
-          g.ymin,
-        ]]],
-      });
+      return kmlGeometry(envelopePolygon(g));
     case "Polygon": {
       // ArcGIS rings: clockwise outer rings, counter-clockwise holes following their outer ring.
       const polys: string[][] = [];
@@ -129,14 +81,6 @@ function kmlGeometry(g: Geometry): string {
       return out.length === 1 ? out[0] : `<MultiGeometry>${out.join("")}</MultiGeometry>`;
     }
   }
-}
-
-function signedArea(ring: Position[]): number {
-  let a = 0;
-  for (let i = 0; i + 1 < ring.length; i++) {
-    a += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
-  }
-  return a / 2;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AttributeValue, Feature, FieldInfo, FieldType, Geometry } from "..
 import type { MapLayer } from "./types.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
+import { ESRI_GEOMETRY_TYPE } from "./_query_feature_json.ts";
 import { geometryToSoap, type SoapObject } from "./_geometry_xml.ts";
 
 /** Name used for the geometry column when the layer's field list has none. */
@@ -37,6 +38,11 @@ export interface ColumnSelection {
 /**
  * The layer's columns: its fields, with a geometry field synthesised right
  * after the OID when the document lists none.
+ *
+ * @example
+ * ```ts ignore
+ * layerColumns(layer).all.map((f) => f.name); // ["OBJECTID", "Shape", "title", ...]
+ * ```
  */
 export function layerColumns(layer: MapLayer): LayerColumns {
   const fields = layer.fields;
@@ -116,13 +122,6 @@ export function selectColumns(layer: MapLayer, subFields: unknown): ColumnSelect
     geometry: picked.has(cols.shape),
   };
 }
-
-const ESRI_GEOMETRY_TYPE: Readonly<Record<string, string>> = {
-  Point: "esriGeometryPoint",
-  Multipoint: "esriGeometryMultipoint",
-  Polyline: "esriGeometryPolyline",
-  Polygon: "esriGeometryPolygon",
-};
 
 const FIELD_LENGTH: Readonly<Record<FieldType, number>> = {
   OID: 4,

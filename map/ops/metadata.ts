@@ -90,8 +90,15 @@ function envelope(e: Extent, wkid: number): SoapObject {
   return envelopeToSoap(e, esriSpatialReference(wkid));
 }
 
-/** A layer's extent in the map's spatial reference, or null when the layer is empty or unprojectable. */
-function layerExtent(layer: MapLayer, frame: MapFrame): Extent | null {
+/**
+ * A layer's extent in the map's spatial reference, or null when the layer is empty or unprojectable.
+ *
+ * @example
+ * ```ts ignore
+ * layerExtent(frame.layers[0], frame); // { xmin: 19.9, ymin: 41.2, xmax: 177.5, ymax: 70.1 }
+ * ```
+ */
+export function layerExtent(layer: MapLayer, frame: MapFrame): Extent | null {
   const e = layer.source.extent();
   if (!e) return null;
   try {

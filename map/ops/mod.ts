@@ -6,6 +6,7 @@
  */
 export {
   DEFAULT_LIMITS,
+  layerExtent,
   type ServiceLimits,
   serviceLimits,
   supportedImageFormatTypes,
@@ -16,6 +17,7 @@ export {
   type CoordinateOperations,
   LAYER_QUERY_OPERATIONS,
   type LayerQueryOperations,
+  queryFeatureSet,
   SEARCH_OPERATIONS,
   type SearchOperations,
 } from "./query.ts";
@@ -28,3 +30,11 @@ export {
 export type * from "./types.ts";
 export { isArcgisObject } from "./arcgis_value.ts";
 export { geometryFromSoap, geometryToSoap, wkidOfSpatialReference } from "./_geometry_xml.ts";
+export { type LayerColumns, layerColumns } from "./_query_records.ts";
+export {
+  ESRI_GEOMETRY_TYPE,
+  featureCollection,
+  type FeatureJsonOptions,
+  featureSetObject,
+  fieldJson,
+} from "./_query_feature_json.ts";

@@ -16,6 +16,7 @@
 import type { Feature } from "../types.ts";
 import type {
   ArcgisObject,
+  FeatureSetResult,
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
   MapFrame,
@@ -23,6 +24,7 @@ import type {
   Operation,
   OperationContext,
   QueryFeatureData2Request,
+  QueryFeatureSetRequest,
 } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -31,7 +33,8 @@ import type { SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
-import { recordSetToSoap } from "./_query_records.ts";
+import { layerColumns, recordSetToSoap } from "./_query_records.ts";
+import { computeStatistics, planStatistics } from "./_query_statistics.ts";
 import {
   applyShapeOptions,
   NO_SHAPE_OPTIONS,
@@ -94,20 +97,38 @@ function ids(t: Target): SoapObject {
   return { $type: "FIDSet", FIDArray: queryLayerIds(t.layer, t.parsed.query) };
 }
 
-/** Matching features, ordered, capped, geometry projected to the output SR. */
-function features(t: Target, ctx: OperationContext): Feature[] {
+/** A window of the ordered matches: `offset` skipped, at most `count` kept. */
+interface Window {
+  offset: number;
+  count: number;
+}
+
+/**
+ * Matching features, ordered, in a window capped at the service's
+ * maxRecordCount, geometry projected to the output SR; `exceeded` says more
+ * match beyond the window.
+ */
+function featureWindow(
+  t: Target,
+  ctx: OperationContext,
+  window: Partial<Window> = {},
+): { features: Feature[]; exceeded: boolean } {
   const max = serviceLimits(ctx.service).maxRecordCount;
+  const offset = window.offset ?? 0;
+  const count = Math.min(window.count ?? max, max);
   const p = t.parsed;
   const inMemory = p.orderBy.length > 0 || p.distinct;
   const returnGeometry = p.query.returnGeometry && t.includeGeometry;
+  // One row past the window tells whether more match.
   const rows = queryLayer(t.layer, {
     ...p.query,
     returnGeometry,
-    limit: inMemory ? undefined : max,
+    limit: inMemory ? undefined : offset + count + 1,
   });
-  const picked = (inMemory ? orderAndDistinct(rows, p) : rows).slice(0, max);
+  const ordered = inMemory ? orderAndDistinct(rows, p) : rows;
+  const picked = ordered.slice(offset, offset + count);
   const from = t.layer.source.wkid;
-  return picked.map((f) =>
+  const features = picked.map((f) =>
     f.geometry
       ? {
         ...f,
@@ -118,6 +139,59 @@ function features(t: Target, ctx: OperationContext): Feature[] {
       }
       : f
   );
+  return { features, exceeded: ordered.length > offset + count };
+}
+
+/** Matching features up to the service's maxRecordCount. */
+function features(t: Target, ctx: OperationContext): Feature[] {
+  return featureWindow(t, ctx).features;
+}
+
+/**
+ * QueryFeatureSet (no SOAP operation has it; ArcGIS REST's query does): the
+ * selection QueryFeatureData2 makes for the same LayerDescription and
+ * filter, as a window (ResultOffset, ResultRecordCount, capped at
+ * maxRecordCount) that says whether more match, or statistics over every match.
+ *
+ * @example
+ * ```ts ignore
+ * const page = queryFeatureSet({ LayerDescription: { LayerID: 0 }, ResultOffset: 100 }, ctx);
+ * page.exceededTransferLimit; // true when more than 100 + maxRecordCount match
+ * ```
+ */
+export function queryFeatureSet(
+  req: QueryFeatureSetRequest,
+  ctx: OperationContext,
+): FeatureSetResult {
+  const t = byDescription(req, ctx);
+  const cols = layerColumns(t.layer);
+  if (req.OutStatistics && req.OutStatistics.length > 0) {
+    const plan = planStatistics(t.layer, req.OutStatistics, req.GroupByFieldsForStatistics);
+    const rows = queryLayer(t.layer, {
+      ...t.parsed.query,
+      attributeNames: plan.attributeNames,
+      returnGeometry: false,
+    });
+    return {
+      layer: t.layer,
+      fields: plan.fields,
+      features: computeStatistics(rows, plan, req.StatisticsOrderBy),
+      returnGeometry: false,
+      outWkid: t.parsed.outWkid,
+      exceededTransferLimit: false,
+    };
+  }
+  const w = featureWindow(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
+  const selection = t.parsed.selection;
+  return {
+    layer: t.layer,
+    fields: selection.columns.filter((c) => c.type !== "Geometry"),
+    objectIdField: cols.oid.name,
+    features: w.features,
+    returnGeometry: selection.geometry && t.includeGeometry && t.parsed.query.returnGeometry,
+    outWkid: t.parsed.outWkid,
+    exceededTransferLimit: w.exceeded,
+  };
 }
 
 function recordSet(t: Target, ctx: OperationContext): SoapObject {

@@ -12,6 +12,7 @@ import type { Renderer } from "../render/pool.ts";
 import type { OutputFolder } from "../render/output.ts";
 import type { TileCaches } from "../tiles/mod.ts";
 import type { EsriUnits } from "../geo/units.ts";
+import type { Feature, FieldInfo } from "../types.ts";
 
 export type { MapFrame, MapLayer, MapService };
 
@@ -228,3 +229,44 @@ export interface GetLegendInfoRequest extends MapNameRequest, LegendOptions {}
 
 /** GetLegendInfo2: legends of the layers a map view draws. */
 export interface GetLegendInfo2Request extends MapViewRequest, LegendOptions {}
+
+/** One statistic of a statistics query (ArcGIS REST `outStatistics`). */
+export interface OutStatistic {
+  statisticType: "count" | "sum" | "min" | "max" | "avg" | "stddev" | "var";
+  /** The field the statistic is computed over (`count` also takes `*`). */
+  onStatisticField: string;
+  /** Name of the result field; default `<statisticType>_<field>`. */
+  outStatisticFieldName?: string;
+}
+
+/**
+ * QueryFeatureSet: a window of the features QueryFeatureData2 would return
+ * (the same LayerDescription and filter), or statistics over all of them.
+ */
+export interface QueryFeatureSetRequest extends LayerDescriptionQueryRequest {
+  /** Features to skip (after ordering); default 0. */
+  ResultOffset?: number;
+  /** Most features to return; capped at the service's maxRecordCount (the default). */
+  ResultRecordCount?: number;
+  /** Statistics to compute instead of returning features. */
+  OutStatistics?: OutStatistic[];
+  /** Fields the statistics are grouped by. */
+  GroupByFieldsForStatistics?: string[];
+  /** Order of statistics rows: group or statistic field names (features use PostfixClause). */
+  StatisticsOrderBy?: { field: string; descending: boolean }[];
+}
+
+/** QueryFeatureSet's answer: features (or statistics rows) with their columns. */
+export interface FeatureSetResult {
+  layer: MapLayer;
+  /** The attribute columns of `features`, in order (no shape column). */
+  fields: FieldInfo[];
+  /** The object-id column's name; undefined for statistics rows. */
+  objectIdField?: string;
+  features: Feature[];
+  /** Whether the features carry geometry (in `outWkid`). */
+  returnGeometry: boolean;
+  outWkid: number;
+  /** More features match than this window holds. */
+  exceededTransferLimit: boolean;
+}

@@ -39,6 +39,8 @@ import { SERVICE_ENDPOINTS } from "./_services.ts";
 import { EXPORT_ENDPOINT } from "./_export.ts";
 import { FIND_ENDPOINT, IDENTIFY_ENDPOINT } from "./_search.ts";
 import { LEGEND_ENDPOINT, LEGEND_IMAGE_ENDPOINT } from "./_legend.ts";
+import { LAYER_ENDPOINTS } from "./_layers.ts";
+import { QUERY_ENDPOINTS } from "./_query.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -59,6 +61,8 @@ export const REST_ENDPOINTS: readonly RestEndpoint[] = [
   FIND_ENDPOINT,
   LEGEND_ENDPOINT,
   LEGEND_IMAGE_ENDPOINT,
+  ...LAYER_ENDPOINTS,
+  ...QUERY_ENDPOINTS,
 ];
 
 /** Options of {@link createRestApi}. */

@@ -1,0 +1,197 @@
+/**
+ * Query results as JSON documents: the Esri JSON FeatureSet (what ArcGIS
+ * REST `query?f=json` and SOAP's esriQueryResultJsonAsMime return) and an
+ * RFC 7946 GeoJSON FeatureCollection (`f=geojson`, always WGS 84, outer
+ * rings counter-clockwise).
+ *
+ * @module
+ */
+import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
+import type { FeatureSetResult } from "./types.ts";
+import { normalizeWkid, projectGeometry, WGS84 } from "../geo/projection.ts";
+
+/** ArcGIS geometry type names by layer geometry type. */
+export const ESRI_GEOMETRY_TYPE: Readonly<Record<string, string>> = {
+  Point: "esriGeometryPoint",
+  Multipoint: "esriGeometryMultipoint",
+  Polyline: "esriGeometryPolyline",
+  Polygon: "esriGeometryPolygon",
+};
+
+/** Options of the writers. */
+export interface FeatureJsonOptions {
+  /** Decimal places kept in coordinates (ArcGIS `geometryPrecision`); default all. */
+  geometryPrecision?: number;
+}
+
+function rounder(digits: number | undefined): (p: Position) => Position {
+  if (digits === undefined) return (p) => p;
+  const k = 10 ** digits;
+  return (p) => [Math.round(p[0] * k) / k, Math.round(p[1] * k) / k];
+}
+
+/**
+ * An ArcGIS JSON field description.
+ *
+ * @example
+ * ```ts
+ * import { fieldJson } from "./_query_feature_json.ts";
+ * fieldJson({ name: "title", type: "String", alias: "Title", length: 255, nullable: true });
+ * // { name: "title", type: "esriFieldTypeString", alias: "Title", length: 255 }
+ * ```
+ */
+export function fieldJson(c: FieldInfo): Record<string, unknown> {
+  return {
+    name: c.name,
+    type: `esriFieldType${c.type}`,
+    alias: c.alias || c.name,
+    ...(c.type === "String" ? { length: c.length } : {}),
+  };
+}
+
+function esriGeometry(g: Geometry, r: (p: Position) => Position): Record<string, unknown> {
+  switch (g.type) {
+    case "Point": {
+      const [x, y] = r([g.x, g.y]);
+      return { x, y };
+    }
+    case "Multipoint":
+      return { points: g.points.map(r) };
+    case "Polyline":
+      return { paths: g.paths.map((p) => p.map(r)) };
+    case "Polygon":
+      return { rings: g.rings.map((ring) => ring.map(r)) };
+    case "Envelope": {
+      const [xmin, ymin] = r([g.xmin, g.ymin]), [xmax, ymax] = r([g.xmax, g.ymax]);
+      return { xmin, ymin, xmax, ymax };
+    }
+  }
+}
+
+function attributeValue(f: Feature, field: FieldInfo): unknown {
+  if (field.type === "OID") return f.id;
+  const v = f.attributes[field.name];
+  if (v === undefined) return null;
+  if (field.type === "Date" && typeof v === "string") {
+    const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+    return Number.isNaN(t) ? v : t;
+  }
+  return v;
+}
+
+function attributes(f: Feature, fields: readonly FieldInfo[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((c) => [c.name, attributeValue(f, c)]));
+}
+
+/**
+ * The Esri JSON FeatureSet of a query result (geometry already in `outWkid`).
+ *
+ * @example
+ * ```ts ignore
+ * featureSetObject(queryFeatureSet(req, ctx)).features.length;
+ * ```
+ */
+export function featureSetObject(
+  r: FeatureSetResult,
+  opts: FeatureJsonOptions = {},
+): Record<string, unknown> {
+  const wkid = normalizeWkid(r.outWkid);
+  const round = rounder(opts.geometryPrecision);
+  const statistics = r.objectIdField === undefined;
+  return {
+    displayFieldName: statistics ? "" : r.layer.displayField,
+    fieldAliases: Object.fromEntries(r.fields.map((c) => [c.name, c.alias || c.name])),
+    ...(statistics ? {} : {
+      objectIdFieldName: r.objectIdField,
+      globalIdFieldName: "",
+      geometryType: ESRI_GEOMETRY_TYPE[r.layer.geometryType] ?? "esriGeometryPoint",
+      spatialReference: { wkid: wkid === 3857 ? 102100 : wkid, latestWkid: wkid },
+    }),
+    fields: r.fields.map(fieldJson),
+    features: r.features.map((f) => ({
+      attributes: attributes(f, r.fields),
+      ...(r.returnGeometry && f.geometry ? { geometry: esriGeometry(f.geometry, round) } : {}),
+    })),
+    ...(r.exceededTransferLimit ? { exceededTransferLimit: true } : {}),
+  };
+}
+
+/** An envelope as a clockwise (ArcGIS outer) polygon ring. */
+export function envelopePolygon(e: Extent): Geometry {
+  return {
+    type: "Polygon",
+    rings: [[[e.xmin, e.ymin], [e.xmin, e.ymax], [e.xmax, e.ymax], [e.xmax, e.ymin], [
+      e.xmin,
+      e.ymin,
+    ]]],
+  };
+}
+
+/** The signed area of a ring (positive counter-clockwise). */
+export function signedArea(ring: readonly Position[]): number {
+  let a = 0;
+  for (let i = 0; i + 1 < ring.length; i++) {
+    a += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+  }
+  return a / 2;
+}
+
+/** ArcGIS rings (clockwise outer rings, each followed by its holes) as GeoJSON polygons. */
+function polygons(rings: readonly Position[][]): Position[][][] {
+  const out: Position[][][] = [];
+  for (const ring of rings) {
+    const ccw = signedArea(ring) > 0;
+    if (!ccw || out.length === 0) out.push([ccw ? ring : [...ring].reverse()]);
+    else out[out.length - 1].push([...ring].reverse());
+  }
+  return out;
+}
+
+function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): Record<string, unknown> {
+  switch (g.type) {
+    case "Point":
+      return { type: "Point", coordinates: r([g.x, g.y]) };
+    case "Multipoint":
+      return { type: "MultiPoint", coordinates: g.points.map(r) };
+    case "Polyline":
+      return g.paths.length === 1
+        ? { type: "LineString", coordinates: g.paths[0].map(r) }
+        : { type: "MultiLineString", coordinates: g.paths.map((p) => p.map(r)) };
+    case "Polygon": {
+      const polys = polygons(g.rings).map((p) => p.map((ring) => ring.map(r)));
+      return polys.length === 1
+        ? { type: "Polygon", coordinates: polys[0] }
+        : { type: "MultiPolygon", coordinates: polys };
+    }
+    case "Envelope":
+      return geoJsonGeometry(envelopePolygon(g), r);
+  }
+}
+
+/**
+ * An RFC 7946 FeatureCollection of a query result: geometry projected from
+ * `outWkid` to WGS 84, the object id as each feature's `id`.
+ *
+ * @example
+ * ```ts ignore
+ * featureCollection(result).type; // "FeatureCollection"
+ * ```
+ */
+export function featureCollection(
+  r: FeatureSetResult,
+  opts: FeatureJsonOptions = {},
+): Record<string, unknown> {
+  const round = rounder(opts.geometryPrecision);
+  return {
+    type: "FeatureCollection",
+    features: r.features.map((f) => ({
+      type: "Feature",
+      id: f.id,
+      geometry: r.returnGeometry && f.geometry
+        ? geoJsonGeometry(projectGeometry(f.geometry, r.outWkid, WGS84), round)
+        : null,
+      properties: attributes(f, r.fields),
+    })),
+    ...(r.exceededTransferLimit ? { exceededTransferLimit: true } : {}),
+  };
+}

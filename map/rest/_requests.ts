@@ -1,0 +1,293 @@
+/**
+ * The one place where ArcGIS REST parameters become the typed requests of
+ * the `map/ops` operations (the same requests the SOAP decoder builds):
+ * REST geometry JSON (and the short `x,y` / `xmin,ymin,xmax,ymax` forms)
+ * becomes the ArcGIS geometry values a SpatialFilter carries, `where`,
+ * `objectIds`, `outFields`, `outSR`, `orderByFields` and the rest become a
+ * LayerDescription and a QueryFilter. When the nested request types change,
+ * only this module changes.
+ *
+ * @module
+ */
+import type {
+  ArcgisObject,
+  LayerDescription,
+  MapLayer,
+  OutStatistic,
+  QueryFeatureSetRequest,
+  QueryFilter,
+} from "../ops/mod.ts";
+import { layerColumns } from "../ops/mod.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { SPATIAL_RELATIONS } from "../geo/relate.ts";
+import type { RestParams } from "./params.ts";
+
+function bad(name: string, message: string): InvalidRequestError {
+  return new InvalidRequestError(`Invalid value of parameter '${name}': ${message}`, {}, [
+    `'${name}' parameter is invalid`,
+  ]);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A WKID from `4326`, `{"wkid": 4326}` or `{"latestWkid": 3857}`. */
+function wkidParam(params: RestParams, name: string): number | undefined {
+  const raw = params.string(name);
+  if (raw === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(raw)) return Number(raw);
+  const v = params.json(name);
+  return wkidOf(v, name) ?? undefined;
+}
+
+function wkidOf(sr: unknown, name: string): number | null {
+  if (sr === undefined || sr === null) return null;
+  if (isObject(sr)) {
+    const id = sr.wkid ?? sr.latestWkid;
+    if (typeof id === "number" && Number.isInteger(id) && id > 0) return id;
+    if (typeof sr.wkt === "string") {
+      throw bad(name, "spatial references by WKT are not supported; give a wkid (4326 or 3857).");
+    }
+  }
+  throw bad(name, 'a spatial reference is a wkid (4326) or {"wkid": 4326}.');
+}
+
+function spatialReference(wkid: number): ArcgisObject {
+  return { $type: "SpatialReference", WKID: wkid };
+}
+
+function coordinate(v: unknown, name: string): number {
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  throw bad(name, "coordinates must be finite numbers.");
+}
+
+function pointList(v: unknown, name: string, what: string): ArcgisObject[] {
+  if (!Array.isArray(v)) throw bad(name, `${what} must be an array of [x, y] points.`);
+  return v.map((p) => {
+    if (!Array.isArray(p) || p.length < 2) throw bad(name, `${what} must hold [x, y] points.`);
+    return { $type: "PointN", X: coordinate(p[0], name), Y: coordinate(p[1], name) };
+  });
+}
+
+function partList(v: unknown, name: string, what: string): unknown[] {
+  if (!Array.isArray(v) || v.length === 0) throw bad(name, `${what} must be a non-empty array.`);
+  return v;
+}
+
+const GEOMETRY_TYPES = [
+  "esriGeometryPoint",
+  "esriGeometryMultipoint",
+  "esriGeometryPolyline",
+  "esriGeometryPolygon",
+  "esriGeometryEnvelope",
+] as const;
+
+/** The ArcGIS geometry value of REST geometry JSON, or of its short text forms. */
+function geometryValue(params: RestParams, name: string): ArcgisObject | undefined {
+  const raw = params.string(name);
+  if (raw === undefined) return undefined;
+  const type = params.choice("geometryType", GEOMETRY_TYPES) ?? "esriGeometryEnvelope";
+  const inSR = wkidParam(params, "inSR");
+  const text = raw.trim();
+  // The short forms: "x,y" (a point) and "xmin,ymin,xmax,ymax" (an envelope).
+  if (!text.startsWith("{")) {
+    const nums = text.split(",").map((s) => Number(s.trim()));
+    if (nums.some((n) => !Number.isFinite(n)) || (nums.length !== 2 && nums.length !== 4)) {
+      throw bad(name, "give geometry JSON, 'x,y' or 'xmin,ymin,xmax,ymax'.");
+    }
+    const g: ArcgisObject = nums.length === 2
+      ? { $type: "PointN", X: nums[0], Y: nums[1] }
+      : { $type: "EnvelopeN", XMin: nums[0], YMin: nums[1], XMax: nums[2], YMax: nums[3] };
+    if (inSR !== undefined) g.SpatialReference = spatialReference(inSR);
+    return g;
+  }
+  const v = params.json(name);
+  if (!isObject(v)) throw bad(name, "geometry JSON must be an object.");
+  const own = wkidOf(v.spatialReference, name) ?? inSR;
+  let g: ArcgisObject;
+  if ("x" in v || "y" in v) {
+    g = { $type: "PointN", X: coordinate(v.x, name), Y: coordinate(v.y, name) };
+  } else if ("points" in v) {
+    g = {
+      $type: "MultipointN",
+      PointArray: pointList(partList(v.points, name, "points"), name, "points"),
+    };
+  } else if ("paths" in v) {
+    g = {
+      $type: "PolylineN",
+      PathArray: partList(v.paths, name, "paths").map((p) => ({
+        $type: "Path",
+        PointArray: pointList(p, name, "each path"),
+      })),
+    };
+  } else if ("rings" in v) {
+    g = {
+      $type: "PolygonN",
+      RingArray: partList(v.rings, name, "rings").map((r) => ({
+        $type: "Ring",
+        PointArray: pointList(r, name, "each ring"),
+      })),
+    };
+  } else if ("xmin" in v) {
+    g = {
+      $type: "EnvelopeN",
+      XMin: coordinate(v.xmin, name),
+      YMin: coordinate(v.ymin, name),
+      XMax: coordinate(v.xmax, name),
+      YMax: coordinate(v.ymax, name),
+    };
+  } else {
+    throw bad(name, "geometry JSON needs x/y, points, paths, rings or xmin/ymin/xmax/ymax.");
+  }
+  const expected: Record<string, string> = {
+    PointN: "esriGeometryPoint",
+    MultipointN: "esriGeometryMultipoint",
+    PolylineN: "esriGeometryPolyline",
+    PolygonN: "esriGeometryPolygon",
+    EnvelopeN: "esriGeometryEnvelope",
+  };
+  if (params.has("geometryType") && expected[g.$type as string] !== type) {
+    throw bad(
+      name,
+      `the geometry is a ${expected[g.$type as string]}, but geometryType says ${type}.`,
+    );
+  }
+  if (own !== null && own !== undefined) g.SpatialReference = spatialReference(own);
+  return g;
+}
+
+const STATISTIC_TYPES = ["count", "sum", "min", "max", "avg", "stddev", "var"] as const;
+
+function outStatistics(params: RestParams): OutStatistic[] | undefined {
+  const v = params.json("outStatistics");
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length === 0) {
+    throw bad("outStatistics", "give a non-empty JSON array of statistic definitions.");
+  }
+  return v.map((s): OutStatistic => {
+    if (
+      !isObject(s) || typeof s.statisticType !== "string" || typeof s.onStatisticField !== "string"
+    ) {
+      throw bad(
+        "outStatistics",
+        'each statistic is {"statisticType": "count", "onStatisticField": "field", "outStatisticFieldName": "name"}.',
+      );
+    }
+    const type = STATISTIC_TYPES.find((t) => t === (s.statisticType as string).toLowerCase());
+    if (!type) {
+      throw bad("outStatistics", `statisticType must be one of ${STATISTIC_TYPES.join(", ")}.`);
+    }
+    const name = s.outStatisticFieldName;
+    if (
+      name !== undefined && (typeof name !== "string" || !/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name))
+    ) {
+      throw bad(
+        "outStatistics",
+        "outStatisticFieldName must be a field name (letters, digits, _).",
+      );
+    }
+    return {
+      statisticType: type,
+      onStatisticField: s.onStatisticField,
+      outStatisticFieldName: name,
+    };
+  });
+}
+
+/** `a ASC, b DESC` as sort keys. */
+function orderBy(params: RestParams): { field: string; descending: boolean }[] {
+  return (params.list("orderByFields") ?? []).map((item) => {
+    const m = /^("?)([\p{L}_][\p{L}\p{N}_]*)\1(?:\s+(ASC|DESC))?$/iu.exec(item);
+    if (!m) throw bad("orderByFields", `'${item}' is not "field [ASC|DESC]".`);
+    return { field: m[2], descending: (m[3] ?? "").toUpperCase() === "DESC" };
+  });
+}
+
+/** What the query endpoint asks besides the request: the form of the answer. */
+export interface QueryAnswerOptions {
+  returnIdsOnly: boolean;
+  returnCountOnly: boolean;
+  /** Decimal places of returned coordinates. */
+  geometryPrecision?: number;
+}
+
+/**
+ * The QueryFeatureSet request (a LayerDescription and a QueryFilter, the
+ * shapes QueryFeatureCount2/IDs2/Data2 take) of a REST `query` on `layer`.
+ *
+ * @example
+ * ```ts ignore
+ * const { request } = queryRequest(call.params, layer);
+ * ```
+ */
+export function queryRequest(
+  params: RestParams,
+  layer: MapLayer,
+): { request: QueryFeatureSetRequest; answer: QueryAnswerOptions } {
+  const returnGeometry = params.boolean("returnGeometry") ?? true;
+  const outFields = params.list("outFields");
+  const fieldList = outFields === undefined
+    ? []
+    : outFields.some((f) => f === "*")
+    ? ["*"]
+    : outFields;
+  const subFields = [...fieldList, ...(returnGeometry ? ["Shape"] : [])].join(",");
+  const geometry = geometryValue(params, "geometry");
+  const filter: QueryFilter = {
+    $type: geometry ? "SpatialFilter" : "QueryFilter",
+    WhereClause: params.string("where") ?? "",
+    // Only the OID (and the shape) when no outFields are named, as ArcGIS answers.
+    SubFields: subFields === "" ? layerColumns(layer).oid.name : subFields,
+  };
+  const ids = params.numbers("objectIds", { integer: true });
+  if (ids !== undefined) filter.FIDSet = { $type: "FIDSet", FIDArray: ids };
+  if (geometry) {
+    filter.FilterGeometry = geometry;
+    filter.SpatialRel = params.choice("spatialRel", SPATIAL_RELATIONS) ??
+      "esriSpatialRelIntersects";
+    const relation = params.string("relationParam");
+    if (relation !== undefined) filter.SpatialRelDescription = relation;
+  }
+  const outSR = wkidParam(params, "outSR");
+  if (outSR !== undefined) filter.OutputSpatialReference = spatialReference(outSR);
+  const statistics = outStatistics(params);
+  const order = orderBy(params);
+  if (!statistics && order.length > 0) {
+    filter.PostfixClause = `ORDER BY ${
+      order.map((o) => `${o.field} ${o.descending ? "DESC" : "ASC"}`).join(", ")
+    }`;
+  }
+  if (params.boolean("returnDistinctValues")) filter.PrefixClause = "DISTINCT";
+  const offset = params.number("maxAllowableOffset", { min: 0 });
+  const description: LayerDescription = {
+    LayerID: layer.id,
+    LayerResultOptions: {
+      IncludeGeometry: returnGeometry,
+      ...(offset
+        ? { GeometryResultOptions: { GeneralizeGeometries: true, MaximumAllowableOffset: offset } }
+        : {}),
+    },
+  };
+  const request: QueryFeatureSetRequest = {
+    LayerDescription: description,
+    QueryFilter: filter,
+    ResultOffset: params.number("resultOffset", { integer: true, min: 0 }),
+    ResultRecordCount: params.number("resultRecordCount", { integer: true, min: 1 }),
+  };
+  if (statistics) {
+    request.OutStatistics = statistics;
+    request.GroupByFieldsForStatistics = params.list("groupByFieldsForStatistics");
+    request.StatisticsOrderBy = order;
+  } else if (params.has("groupByFieldsForStatistics")) {
+    throw bad("groupByFieldsForStatistics", "it needs outStatistics.");
+  }
+  return {
+    request,
+    answer: {
+      returnIdsOnly: params.boolean("returnIdsOnly") ?? false,
+      returnCountOnly: params.boolean("returnCountOnly") ?? false,
+      geometryPrecision: params.number("geometryPrecision", { integer: true, min: 0, max: 17 }),
+    },
+  };
+}
