@@ -11,6 +11,7 @@ import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
+import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
@@ -38,7 +39,10 @@ export interface QueryServer extends TestServer {
   outputDir: string;
 }
 
-/** Starts a loopback server publishing `services` with all operations (query ones included). */
+/**
+ * Starts a loopback server publishing `services` with all operations (query
+ * ones included), through SOAP and the ArcGIS REST API.
+ */
 export async function startQueryServer(services: MapService[]): Promise<QueryServer> {
   const outputDir = await Deno.makeTempDir({ prefix: "soap-query-out-" });
   const maps = createMapServer({
@@ -49,6 +53,7 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
   const routes = [
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
     ...arcgisFileRoutes({ maps, outputDir }),
+    ...arcgisRestRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
   ];
   const server = startSoapServer(async (req) => {
     for (const r of routes) {

@@ -23,9 +23,9 @@ export const MAX_IMAGE_DPI = 2400;
  * imageDpi(0, "ImageDescription/ImageDisplay"); // 96
  * ```
  */
-export function imageDpi(value: unknown, what: string, element = "ImageDPI"): number {
-  if (value === undefined || value === null || value === 0) return DEFAULT_DPI;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+export function imageDpi(value: number | undefined, what: string, element = "ImageDPI"): number {
+  if (value === undefined || value === 0) return DEFAULT_DPI;
+  if (!Number.isFinite(value) || value < 0) {
     throw new InvalidRequestError(
       `${what}/${element} must be a positive number of dots per inch, or 0 for the default; got ${
         String(value)

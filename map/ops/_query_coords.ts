@@ -18,7 +18,7 @@ import { toMap, toScreen } from "../geo/display.ts";
 import { computeDistance } from "../geo/geodesic.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { geometryFromSoap, geometryToSoap, pointFromSoap } from "./_geometry_xml.ts";
+import { geometryToSoap } from "./_geometry_xml.ts";
 import { findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
 
 /** The coordinate operations by their ArcGIS names, each with its request and result type. */
@@ -44,10 +44,9 @@ const computeScale: CoordinateOperations["ComputeScale"] = (req, ctx) => {
  */
 const computeDistanceOp: CoordinateOperations["ComputeDistance"] = (req, ctx) => {
   const frame = findMap(ctx.service, req.MapName);
-  const ends = (["FromPoint", "ToPoint"] as const).map((name): Position => {
-    const p = pointFromSoap(req[name], name);
-    const g = toWkid({ type: "Point", x: p.x, y: p.y }, p.wkid, frame.wkid);
-    return g.type === "Point" ? [g.x, g.y] : [p.x, p.y];
+  const ends = [req.FromPoint, req.ToPoint].map((p): Position => {
+    const g = toWkid(p.geometry, p.wkid, frame.wkid);
+    return g.type === "Point" ? [g.x, g.y] : [p.geometry.x, p.geometry.y];
   });
   return computeDistance(ends[0], ends[1], { wkid: frame.wkid, units: req.Units });
 };
@@ -75,16 +74,12 @@ const fromMapPoints: CoordinateOperations["FromMapPoints"] = (req, ctx) => {
   if (req.MapPoints === undefined) {
     return { ScreenXValues: [], ScreenYValues: [] };
   }
-  const decoded = geometryFromSoap(req.MapPoints, "MapPoints");
-  const g = toWkid(decoded.geometry, decoded.wkid, state.wkid);
+  const g = toWkid(req.MapPoints.geometry, req.MapPoints.wkid, state.wkid);
   const points: Position[] = g.type === "Multipoint"
     ? g.points
     : g.type === "Point"
     ? [[g.x, g.y]]
     : [];
-  if (g.type !== "Multipoint" && g.type !== "Point") {
-    throw new InvalidRequestError("MapPoints must be a MultipointN.");
-  }
   const screen = points.map((p, i) => {
     const px = toScreen(state.display!, p).map(Math.round);
     // Pixels travel as xs:int.

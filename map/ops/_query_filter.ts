@@ -7,15 +7,12 @@
  *
  * @module
  */
-import { isArcgisObject } from "./arcgis_value.ts";
 import type { Feature, FieldInfo } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { MapFrame, MapLayer } from "./types.ts";
+import type { MapFrame, MapLayer, QueryFilter } from "./types.ts";
 import { combineWhere, MAX_LIKE_PATTERN, parseWhere, WhereClauseError } from "../query/mod.ts";
 import { canProject, normalizeWkid } from "../geo/projection.ts";
-import { SPATIAL_RELATIONS, type SpatialRelation } from "../geo/relate.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { geometryFromSoap, type SoapObject, wkidOfSpatialReference } from "./_geometry_xml.ts";
 import { type ColumnSelection, findColumn, layerColumns, selectColumns } from "./_query_records.ts";
 import type { LayerQuery } from "./_query_exec.ts";
 import { toWkid } from "./_query_map_state.ts";
@@ -45,9 +42,12 @@ function whereFields(layer: MapLayer): FieldInfo[] {
  * Parses a where clause or definition expression against the layer's
  * fields; a bad clause becomes a Client fault with the parser's message.
  */
-export function parseClause(layer: MapLayer, text: unknown, what: string): WhereNode | undefined {
-  if (text === undefined || text === null) return undefined;
-  if (typeof text !== "string") throw new InvalidRequestError(`${what} must be a string.`);
+export function parseClause(
+  layer: MapLayer,
+  text: string | undefined,
+  what: string,
+): WhereNode | undefined {
+  if (text === undefined) return undefined;
   try {
     const tree = parseWhere(text, whereFields(layer));
     return tree;
@@ -65,14 +65,14 @@ export function parseClause(layer: MapLayer, text: unknown, what: string): Where
 /** Longest LIKE pattern accepted: the where-clause parser refuses longer literals. */
 export { MAX_LIKE_PATTERN };
 
-function objectIds(filter: SoapObject): number[] | undefined {
-  const fids = isArcgisObject(filter.FIDSet) ? filter.FIDSet.FIDArray : undefined;
-  if (!Array.isArray(fids) || fids.length === 0) return undefined;
-  return [...new Set(fids.filter((v): v is number => typeof v === "number"))].sort((a, b) => a - b);
+function objectIds(filter: QueryFilter): number[] | undefined {
+  const fids = filter.FIDSet;
+  if (!fids || fids.length === 0) return undefined;
+  return [...new Set(fids)].sort((a, b) => a - b);
 }
 
-function outputWkid(frame: MapFrame, filter: SoapObject): number {
-  const wkid = wkidOfSpatialReference(filter.OutputSpatialReference) ?? frame.wkid;
+function outputWkid(frame: MapFrame, filter: QueryFilter): number {
+  const wkid = filter.OutputSpatialReference ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
     throw new InvalidRequestError(
       `QueryFilter/OutputSpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
@@ -81,19 +81,8 @@ function outputWkid(frame: MapFrame, filter: SoapObject): number {
   return normalizeWkid(wkid);
 }
 
-function spatialRelation(filter: SoapObject): SpatialRelation {
-  const rel = filter.SpatialRel;
-  if (rel === undefined || rel === null || rel === "") return "esriSpatialRelIntersects";
-  if (typeof rel === "string" && (SPATIAL_RELATIONS as readonly string[]).includes(rel)) {
-    return rel as SpatialRelation;
-  }
-  throw new InvalidRequestError(
-    `SpatialFilter/SpatialRel must be one of ${SPATIAL_RELATIONS.join(", ")}.`,
-  );
-}
-
-function parseOrderBy(layer: MapLayer, postfix: unknown): SortKey[] {
-  const text = typeof postfix === "string" ? postfix.trim() : "";
+function parseOrderBy(layer: MapLayer, postfix: string | undefined): SortKey[] {
+  const text = postfix?.trim() ?? "";
   if (text === "") return [];
   const m = /^ORDER\s+BY\s+(.+)$/is.exec(text);
   if (!m) {
@@ -118,8 +107,8 @@ function parseOrderBy(layer: MapLayer, postfix: unknown): SortKey[] {
   });
 }
 
-function parseDistinct(prefix: unknown): boolean {
-  const text = typeof prefix === "string" ? prefix.trim() : "";
+function parseDistinct(prefix: string | undefined): boolean {
+  const text = prefix?.trim() ?? "";
   if (text === "") return false;
   if (/^DISTINCT$/i.test(text)) return true;
   throw new InvalidRequestError(
@@ -143,10 +132,10 @@ export interface FilterOptions {
 export function parseQueryFilter(
   frame: MapFrame,
   layer: MapLayer,
-  filterValue: unknown,
+  filterValue: QueryFilter | undefined,
   opts: FilterOptions = {},
 ): ParsedFilter {
-  const filter = isArcgisObject(filterValue) ? filterValue : {};
+  const filter = filterValue ?? {};
   const defs = (opts.definitionExpressions ?? []).map((d) => parseClause(layer, d.text, d.what));
   const where = combineWhere(
     ...defs,
@@ -159,21 +148,10 @@ export function parseQueryFilter(
     attributeNames: selection.attributeNames,
     returnGeometry: selection.geometry,
   };
-  const type = filter.$type;
-  if (type === "SpatialFilter" || type === "TimeQueryFilter" || type === "ImageQueryFilter") {
-    if (!isArcgisObject(filter.FilterGeometry)) {
-      throw new InvalidRequestError(
-        "SpatialFilter/FilterGeometry is required (e.g. an EnvelopeN).",
-      );
-    }
-    const { geometry, wkid } = geometryFromSoap(
-      filter.FilterGeometry,
-      "SpatialFilter/FilterGeometry",
-    );
-    const relation = spatialRelation(filter);
-    const description = typeof filter.SpatialRelDescription === "string"
-      ? filter.SpatialRelDescription.trim()
-      : "";
+  if (filter.FilterGeometry) {
+    const { geometry, wkid } = filter.FilterGeometry;
+    const relation = filter.SpatialRel ?? "esriSpatialRelIntersects";
+    const description = filter.SpatialRelDescription?.trim() ?? "";
     // Checked up front: with no candidate in the envelope the predicate would never run.
     if (relation === "esriSpatialRelRelation" && !/^[TF*012]{9}$/i.test(description)) {
       throw new InvalidRequestError(

@@ -9,9 +9,19 @@
  *
  * @module
  */
-import { isArcgisObject } from "./arcgis_value.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
-import type { MapFrame, MapLayer, MapService } from "./types.ts";
+import type {
+  FeatureExtentArea,
+  ImageDisplay,
+  LayerDescription,
+  MapArea,
+  MapDescription,
+  MapFrame,
+  MapLayer,
+  MapService,
+  PointGeometry,
+  SpatialGeometry,
+} from "./types.ts";
 import {
   createDisplay,
   DEFAULT_DPI,
@@ -26,17 +36,11 @@ import {
   projectGeometry,
   unitsOfWkid,
 } from "../geo/projection.ts";
-import { displayMetersPerUnit, parseEsriUnits } from "../geo/units.ts";
+import { displayMetersPerUnit } from "../geo/units.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
-import {
-  geometryExtent,
-  geometryFromSoap,
-  pointFromSoap,
-  type SoapObject,
-  wkidOfSpatialReference,
-} from "./_geometry_xml.ts";
+import { geometryExtent } from "./_geometry_xml.ts";
 
 /** Per-layer state after applying a LayerDescription. */
 export interface LayerState {
@@ -70,8 +74,8 @@ export interface MapState {
  *
  * @throws InvalidRequestError listing the map names when unknown
  */
-export function findMap(service: MapService, name: unknown): MapFrame {
-  const wanted = typeof name === "string" ? name.trim() : "";
+export function findMap(service: MapService, name: string | undefined): MapFrame {
+  const wanted = name?.trim() ?? "";
   const key = wanted === "" ? service.defaultMapName : wanted;
   const frame = service.maps.find((m) => m.name === key) ??
     service.maps.find((m) => m.name.toLowerCase() === key.toLowerCase());
@@ -88,10 +92,7 @@ export function findMap(service: MapService, name: unknown): MapFrame {
  *
  * @throws InvalidRequestError listing the layer ids when unknown
  */
-export function findLayer(frame: MapFrame, id: unknown, what = "LayerID"): MapLayer {
-  if (typeof id !== "number" || !Number.isInteger(id)) {
-    throw new InvalidRequestError(`${what} is required and must be an integer layer id.`);
-  }
+export function findLayer(frame: MapFrame, id: number): MapLayer {
   const layer = frame.layers.find((l) => l.id === id);
   if (layer) return layer;
   throw new InvalidRequestError(
@@ -113,8 +114,8 @@ export function toWkid(g: Geometry, fromWkid: number | null, to: number): Geomet
 }
 
 /** The WKID of the request's MapDescription (its SpatialReference, else the map's). */
-function descriptionWkid(frame: MapFrame, md: SoapObject): number {
-  const wkid = wkidOfSpatialReference(md.SpatialReference) ?? frame.wkid;
+function descriptionWkid(frame: MapFrame, md: MapDescription): number {
+  const wkid = md.SpatialReference ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
     throw new InvalidRequestError(
       `MapDescription/SpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
@@ -129,11 +130,15 @@ interface ImageSize {
   dpi: number;
 }
 
-function imageSize(display: unknown, what: string, required: boolean): ImageSize | null {
-  const d = isArcgisObject(display) ? display : {};
-  const w = d.ImageWidth, h = d.ImageHeight;
-  if ((w === undefined || w === 0) && (h === undefined || h === 0) && !required) return null;
-  if (typeof w !== "number" || typeof h !== "number" || w <= 0 || h <= 0) {
+function imageSize(
+  display: ImageDisplay | undefined,
+  what: string,
+  required: boolean,
+): ImageSize | null {
+  const d = display ?? {};
+  const w = d.ImageWidth ?? 0, h = d.ImageHeight ?? 0;
+  if (w === 0 && h === 0 && !required) return null;
+  if (!(w > 0 && h > 0)) {
     throw new InvalidRequestError(
       `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
     );
@@ -142,34 +147,24 @@ function imageSize(display: unknown, what: string, required: boolean): ImageSize
   return { widthPx: w, heightPx: h, dpi };
 }
 
-function num(v: unknown, what: string): number {
-  if (typeof v !== "number" || !Number.isFinite(v)) {
-    throw new InvalidRequestError(`${what} must be a finite number.`);
-  }
-  return v;
-}
-
 /** The extent a MapArea asks for, in `wkid`. */
 function mapAreaExtent(
   service: MapService,
   frame: MapFrame,
-  area: unknown,
+  area: MapArea | undefined,
   wkid: number,
   size: ImageSize | null,
 ): Extent {
   const initial = () => projectExtent(frame.initialExtent, frame.wkid, wkid);
-  if (!isArcgisObject(area)) return initial();
+  if (!area) return initial();
   const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
-  const center = (): Position => {
-    const c = pointFromSoap(area.Center, "MapArea/Center");
-    const g = toWkid({ type: "Point", x: c.x, y: c.y }, c.wkid, wkid) as { x: number; y: number };
+  const center = (c: SpatialGeometry<PointGeometry>): Position => {
+    const g = toWkid(c.geometry, c.wkid, wkid) as PointGeometry;
     return [g.x, g.y];
   };
-  switch (area.$type) {
+  switch (area.type) {
     case "MapExtent": {
-      if (!isArcgisObject(area.Extent)) return initial();
-      const { geometry, wkid: from } = geometryFromSoap(area.Extent, "MapArea/Extent");
-      const e = geometryExtent(toWkid(geometry, from, wkid));
+      const e = geometryExtent(toWkid(area.Extent.geometry, area.Extent.wkid, wkid));
       return e ?? initial();
     }
     case "CenterAndScale": {
@@ -178,8 +173,7 @@ function mapAreaExtent(
       const dpi = area.DPI === undefined || area.DPI === 0
         ? s.dpi
         : imageDpi(area.DPI, "MapArea", "DPI");
-      const scale = num(area.Scale, "MapArea/Scale");
-      return extentFromCenterAndScale(center(), scale, {
+      return extentFromCenterAndScale(center(area.Center), area.Scale, {
         widthPx: s.widthPx,
         heightPx: s.heightPx,
         dpi,
@@ -187,41 +181,35 @@ function mapAreaExtent(
       });
     }
     case "CenterAndSize": {
-      const c = center();
-      const units = parseEsriUnits(String(area.Units ?? "esriUnknownUnits"));
+      const c = center(area.Center);
+      const units = area.Units;
       const mapUnits = unitsOfWkid(wkid);
       const factor = units === "esriUnknownUnits" || units === mapUnits
         ? 1
         : displayMetersPerUnit(units) / displayMetersPerUnit(mapUnits);
-      const w = num(area.Width, "MapArea/Width") * factor;
-      const h = num(area.Height, "MapArea/Height") * factor;
+      const w = area.Width * factor;
+      const h = area.Height * factor;
       return { xmin: c[0] - w / 2, ymin: c[1] - h / 2, xmax: c[0] + w / 2, ymax: c[1] + h / 2 };
     }
     case "FeatureExtent":
       return featureExtent(service, frame, area, wkid, sizeOr());
     case "MapServerBookmark":
       throw new InvalidRequestError(
-        `Map ${frame.name} has no bookmark "${String(area.Name ?? "")}"; use MapExtent instead.`,
+        `Map ${frame.name} has no bookmark "${area.Name}"; use MapExtent instead.`,
       );
-    default:
-      return initial();
   }
 }
 
 function featureExtent(
   service: MapService,
   frame: MapFrame,
-  area: SoapObject,
+  area: FeatureExtentArea,
   wkid: number,
   size: ImageSize,
 ): Extent {
-  const layerFrame = typeof area.MapName === "string" && area.MapName !== ""
-    ? findMap(service, area.MapName)
-    : frame;
-  const layer = findLayer(layerFrame, area.LayerID, "MapArea/LayerID");
-  const ids = (Array.isArray(area.FeatureIDs) ? area.FeatureIDs : []).filter((v): v is number =>
-    typeof v === "number"
-  );
+  const layerFrame = area.MapName ? findMap(service, area.MapName) : frame;
+  const layer = findLayer(layerFrame, area.LayerID);
+  const ids = area.FeatureIDs;
   if (ids.length === 0) {
     throw new InvalidRequestError("FeatureExtent needs at least one FeatureIDs entry.");
   }
@@ -245,11 +233,11 @@ function featureExtent(
       `None of FeatureIDs ${ids.join(", ")} exists in layer ${layer.id}.`,
     );
   }
-  const ratio = typeof area.ExpandRatio === "number" && area.ExpandRatio > 0 ? area.ExpandRatio : 1;
+  const ratio = area.ExpandRatio !== undefined && area.ExpandRatio > 0 ? area.ExpandRatio : 1;
   const cx = (box.xmin + box.xmax) / 2, cy = (box.ymin + box.ymax) / 2;
   const hw = (box.xmax - box.xmin) / 2 * ratio, hh = (box.ymax - box.ymin) / 2 * ratio;
   if (hw === 0 && hh === 0) {
-    const scale = typeof area.DefaultScale === "number" && area.DefaultScale > 0
+    const scale = area.DefaultScale !== undefined && area.DefaultScale > 0
       ? area.DefaultScale
       : 10000;
     return extentFromCenterAndScale([cx, cy], scale, {
@@ -262,20 +250,15 @@ function featureExtent(
   return { xmin: cx - hw, ymin: cy - hh, xmax: cx + hw, ymax: cy + hh };
 }
 
-function layerStates(frame: MapFrame, descriptions: unknown): LayerState[] {
-  const byId = new Map<number, SoapObject>();
-  for (const d of Array.isArray(descriptions) ? descriptions : []) {
-    if (isArcgisObject(d) && typeof d.LayerID === "number") byId.set(d.LayerID, d);
-  }
+function layerStates(frame: MapFrame, descriptions: LayerDescription[] = []): LayerState[] {
+  const byId = new Map(descriptions.map((d) => [d.LayerID, d]));
   return frame.layers.map((layer) => {
     const d = byId.get(layer.id);
-    const opts = d && isArcgisObject(d.LayerResultOptions) ? d.LayerResultOptions : {};
+    const opts = d?.LayerResultOptions ?? {};
     return {
       layer,
-      visible: d && typeof d.Visible === "boolean" ? d.Visible : layer.visible,
-      definitionExpression: d && typeof d.DefinitionExpression === "string"
-        ? d.DefinitionExpression
-        : "",
+      visible: d?.Visible ?? layer.visible,
+      definitionExpression: d?.DefinitionExpression ?? "",
       includeGeometry: opts.IncludeGeometry !== false,
       returnFieldNames: opts.ReturnFieldNamesInResults === true,
       shapeOptions: shapeOptionsOf(opts),
@@ -300,11 +283,11 @@ export interface MapStateOptions {
  */
 export function mapStateFrom(
   service: MapService,
-  mapDescription: unknown,
-  imageDisplay: unknown,
+  mapDescription: MapDescription | undefined,
+  imageDisplay: ImageDisplay | undefined,
   opts: MapStateOptions = {},
 ): MapState {
-  const md = isArcgisObject(mapDescription) ? mapDescription : {};
+  const md = mapDescription ?? {};
   const frame = findMap(service, md.Name);
   const wkid = descriptionWkid(frame, md);
   const size = imageSize(
@@ -313,7 +296,7 @@ export function mapStateFrom(
     opts.requireDisplay ?? false,
   );
   const extent = mapAreaExtent(service, frame, md.MapArea, wkid, size);
-  const rotation = typeof md.Rotation === "number" ? md.Rotation : 0;
+  const rotation = md.Rotation ?? 0;
   const display = size
     ? createDisplay(extent, {
       widthPx: size.widthPx,

@@ -96,9 +96,9 @@ export function findColumn(layer: MapLayer, name: string, what: string): FieldIn
  * @example
  * selectColumns(layer, "NAME, Shape").geometry; // true
  */
-export function selectColumns(layer: MapLayer, subFields: unknown): ColumnSelection {
+export function selectColumns(layer: MapLayer, subFields: string | undefined): ColumnSelection {
   const cols = layerColumns(layer);
-  const text = typeof subFields === "string" ? subFields.trim() : "";
+  const text = subFields?.trim() ?? "";
   let picked: Set<FieldInfo>;
   if (text === "" || text === "*") picked = new Set(cols.all);
   else {

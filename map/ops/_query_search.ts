@@ -22,12 +22,7 @@ import { geometryDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
-import {
-  geometryExtent,
-  geometryFromSoap,
-  geometryToSoap,
-  type SoapObject,
-} from "./_geometry_xml.ts";
+import { geometryExtent, geometryToSoap, type SoapObject } from "./_geometry_xml.ts";
 import {
   isLayerVisible,
   type LayerState,
@@ -247,8 +242,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
     requireDisplay: true,
   });
   const display = state.display!;
-  const decoded = geometryFromSoap(req.SearchShape, "SearchShape");
-  const shape = toWkid(decoded.geometry, decoded.wkid, state.wkid);
+  const shape = toWkid(req.SearchShape.geometry, req.SearchShape.wkid, state.wkid);
   const tolerancePx = req.Tolerance;
   if (tolerancePx < 0) {
     throw new InvalidRequestError("Tolerance must be zero or a positive number of pixels.");

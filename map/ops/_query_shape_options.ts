@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { isArcgisObject } from "./arcgis_value.ts";
 import type { Geometry, Position } from "../types.ts";
+import type { LayerResultOptions } from "./values.ts";
 import { InvalidRequestError } from "../errors.ts";
 
 /** What to do to returned shapes. */
@@ -24,8 +24,8 @@ export const NO_SHAPE_OPTIONS: ShapeOptions = Object.freeze({
   maxSegmentLength: 0,
 });
 
-function positive(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0;
+function positive(v: number | undefined): number {
+  return v !== undefined && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
 /**
@@ -34,11 +34,8 @@ function positive(v: unknown): number {
  * @example
  * shapeOptionsOf({ GeometryResultOptions: { GeneralizeGeometries: true, MaximumAllowableOffset: 0.1 } });
  */
-export function shapeOptionsOf(layerResultOptions: unknown): ShapeOptions {
-  const g =
-    isArcgisObject(layerResultOptions) && isArcgisObject(layerResultOptions.GeometryResultOptions)
-      ? layerResultOptions.GeometryResultOptions
-      : null;
+export function shapeOptionsOf(layerResultOptions: LayerResultOptions | undefined): ShapeOptions {
+  const g = layerResultOptions?.GeometryResultOptions;
   if (!g) return NO_SHAPE_OPTIONS;
   return {
     maxAllowableOffset: g.GeneralizeGeometries === true ? positive(g.MaximumAllowableOffset) : 0,

@@ -10,22 +10,16 @@
  *
  * @module
  */
-import { isArcgisObject } from "./arcgis_value.ts";
-import { rendererClasses, type Rgba } from "../document/renderer.ts";
+import { rendererClasses } from "../document/renderer.ts";
 import { esriSpatialReference } from "../geo/projection.ts";
 import {
+  defaultScaleBar,
   extensionOf,
   groundScale,
   type OutputFormat,
   patchPixels,
   type PatchSpec,
 } from "../render/mod.ts";
-import {
-  colorFromSoap,
-  imageTypeFromSoap,
-  type ImageTypeSpec,
-  scaleBarFromSoap,
-} from "./_arcgis_symbols.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {
@@ -35,6 +29,8 @@ import type {
   GetLegendInfo2Request,
   GetLegendInfoRequest,
   ImageDisplay,
+  ImageType,
+  LegendPatch,
   MapFrame,
   MapService,
   Operation,
@@ -43,7 +39,7 @@ import type {
 import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
-import { graphicsFromSoap, layerOverrides } from "./_draw_request.ts";
+import { graphicsOf, layerOverrides } from "./_draw_request.ts";
 
 /** Width/height/DPI of an ImageDisplay, checked against the service's image limits before drawing. */
 function imageSize(
@@ -53,14 +49,9 @@ function imageSize(
   fallback?: { w: number; h: number },
 ): { w: number; h: number; dpi: number } {
   const d = display ?? {};
-  let w = d.ImageWidth, h = d.ImageHeight;
-  if ((w === undefined || w === 0) && (h === undefined || h === 0) && fallback) {
-    ({ w, h } = fallback);
-  }
-  if (
-    typeof w !== "number" || typeof h !== "number" || !Number.isInteger(w) ||
-    !Number.isInteger(h) || w <= 0 || h <= 0
-  ) {
+  let w = d.ImageWidth ?? 0, h = d.ImageHeight ?? 0;
+  if (w === 0 && h === 0 && fallback) ({ w, h } = fallback);
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w <= 0 || h <= 0) {
     throw new InvalidRequestError(
       `${what}/ImageWidth and ImageHeight must be positive whole pixel counts.`,
     );
@@ -75,6 +66,17 @@ function imageSize(
   }
   const dpi = imageDpi(d.ImageDPI, what);
   return { w, h, dpi };
+}
+
+/** What an ImageType asks for, defaults applied. */
+interface ImageTypeSpec {
+  format: OutputFormat;
+  returnUrl: boolean;
+}
+
+/** An ImageType with the operation's default format; data unless a URL is asked for. */
+function imageTypeOf(type: ImageType | undefined, fallback: OutputFormat): ImageTypeSpec {
+  return { format: type?.ImageFormat ?? fallback, returnUrl: type?.ImageReturnType === "URL" };
 }
 
 /** ImageData or ImageURL of an encoded image, per the ImageType's return type. */
@@ -101,7 +103,7 @@ export interface DrawOperations {
 const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
   const idesc = req.ImageDescription;
   const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay");
-  const type = imageTypeFromSoap(idesc.ImageType);
+  const type = imageTypeOf(idesc.ImageType, "png8");
   const md = req.MapDescription;
   const state = mapStateFrom(ctx.service, md, {
     ImageWidth: size.w,
@@ -112,11 +114,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
     requireDisplay: true,
   });
   const display = state.display!;
-  const imageDisplay = idesc.ImageDisplay ?? {};
-  const bgSymbol = isArcgisObject(md.BackgroundSymbol) ? md.BackgroundSymbol : null;
-  const background = bgSymbol ? colorFromSoap(bgSymbol.Color, null) : undefined;
-  const transparent = colorFromSoap(md.TransparentColor, null) ??
-    colorFromSoap(imageDisplay.TransparentColor, null);
+  const transparent = md.TransparentColor ?? idesc.ImageDisplay?.TransparentColor;
   const result = await ctx.renderer.run({
     kind: "map",
     service: ctx.service.name,
@@ -128,14 +126,10 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
       heightPx: size.h,
       dpi: size.dpi,
       rotation: display.rotation,
-      background: background === null ? null : background ?? undefined,
-      transparentColor: transparent ?? undefined,
-      layers: layerOverrides(
-        state.frame,
-        md.LayerDescriptions,
-        colorFromSoap(md.SelectionColor, null),
-      ),
-      graphics: graphicsFromSoap(md.CustomGraphics, state.wkid),
+      background: md.BackgroundColor,
+      transparentColor: transparent,
+      layers: layerOverrides(state.frame, md.LayerDescriptions, md.SelectionColor),
+      graphics: graphicsOf(md.CustomGraphics, state.wkid),
       format: type.format,
     },
   }, () => state.frame);
@@ -157,13 +151,13 @@ const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
     w: 400,
     h: 50,
   });
-  const type = imageTypeFromSoap(idesc.ImageType, "png32");
+  const type = imageTypeOf(idesc.ImageType, "png32");
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapDisplay, {
     displayName: "MapDisplay",
     requireDisplay: true,
   });
-  const spec = scaleBarFromSoap(req.ScaleBar);
-  const background: Rgba | null = colorFromSoap(req.BackGroundColor, null);
+  const spec = req.ScaleBar ?? defaultScaleBar();
+  const background = req.BackGroundColor ?? null;
   const img = await ctx.renderer.run({
     kind: "scalebar",
     spec,
@@ -185,10 +179,11 @@ const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
   };
 };
 
-function patchFromSoap(v: unknown, format: OutputFormat): PatchSpec {
-  const p = isArcgisObject(v) ? v : {};
-  const dim = (x: unknown, d: number) =>
-    typeof x === "number" && x > 0 && Number.isFinite(x) ? x : d;
+/** A legend patch's size and DPI with the defaults (15 x 15 points at 96 DPI). */
+function patchOf(v: LegendPatch | undefined, format: OutputFormat): PatchSpec {
+  const p = v ?? {};
+  const dim = (x: number | undefined, d: number) =>
+    x !== undefined && x > 0 && Number.isFinite(x) ? x : d;
   return {
     widthPt: dim(p.Width, 15),
     heightPt: dim(p.Height, 15),
@@ -202,11 +197,11 @@ async function legendInfos(
   ctx: OperationContext,
   frame: MapFrame,
   layerIds: number[],
-  patchValue: unknown,
-  imageType: unknown,
+  patchValue: LegendPatch | undefined,
+  imageType: ImageType | undefined,
 ): Promise<SoapObject[]> {
-  const type = imageTypeFromSoap(imageType, "png32");
-  const patch = patchFromSoap(patchValue, type.format);
+  const type = imageTypeOf(imageType, "png32");
+  const patch = patchOf(patchValue, type.format);
   // Each layer once, whatever the request repeats.
   const layers = [...new Set(layerIds)].map((id) => findLayer(frame, id));
   const classes = layers.map((l) => rendererClasses(l.renderer));

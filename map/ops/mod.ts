@@ -28,8 +28,6 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
-export { isArcgisObject } from "./arcgis_value.ts";
-export { geometryFromSoap, geometryToSoap, wkidOfSpatialReference } from "./_geometry_xml.ts";
 export { type LayerColumns, layerColumns } from "./_query_records.ts";
 export {
   ESRI_GEOMETRY_TYPE,

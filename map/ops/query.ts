@@ -71,7 +71,7 @@ function byLayerId(req: LayerQueryRequest, ctx: OperationContext): Target {
 function byDescription(req: LayerDescriptionQueryRequest, ctx: OperationContext): Target {
   const frame = findMap(ctx.service, req.MapName);
   const desc = req.LayerDescription;
-  const layer = findLayer(frame, desc.LayerID, "LayerDescription/LayerID");
+  const layer = findLayer(frame, desc.LayerID);
   const definitionExpressions = [
     { text: layer.definitionExpression, what: "definition expression" },
     {
@@ -79,12 +79,12 @@ function byDescription(req: LayerDescriptionQueryRequest, ctx: OperationContext)
       what: "LayerDescription/DefinitionExpression",
     },
   ];
-  const opts = desc.LayerResultOptions ?? {};
+  const opts = desc.LayerResultOptions;
   return {
     frame,
     layer,
     parsed: parseQueryFilter(frame, layer, req.QueryFilter, { definitionExpressions }),
-    includeGeometry: opts.IncludeGeometry !== false,
+    includeGeometry: opts?.IncludeGeometry !== false,
     shapeOptions: shapeOptionsOf(opts),
   };
 }

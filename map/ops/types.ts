@@ -13,8 +13,23 @@ import type { OutputFolder } from "../render/output.ts";
 import type { TileCaches } from "../tiles/mod.ts";
 import type { EsriUnits } from "../geo/units.ts";
 import type { Feature, FieldInfo } from "../types.ts";
+import type {
+  ImageDescription,
+  ImageDisplay,
+  ImageType,
+  LayerDescription,
+  LegendPatch,
+  MapDescription,
+  MultipointGeometry,
+  PointGeometry,
+  QueryFilter,
+  Rgba,
+  ScaleBarSpec,
+  SpatialGeometry,
+} from "./values.ts";
 
 export type { MapFrame, MapLayer, MapService };
+export type * from "./values.ts";
 
 /** What every operation may use besides its request: the service and the server's parts. */
 export interface OperationContext {
@@ -47,7 +62,11 @@ export interface OperationContext {
  */
 export type Operation<Req, Res> = (req: Req, ctx: OperationContext) => Res | Promise<Res>;
 
-/** A value of an ArcGIS complex type, as the type table names its members (`$type` = xsi:type). */
+/**
+ * A result value of an ArcGIS complex type, as the SOAP type table names its
+ * members (`$type` = xsi:type). Requests never use it: their nested values
+ * are typed (./values.ts).
+ */
 export type ArcgisObject = Record<string, unknown>;
 
 /** One entry of a PropertySet. */
@@ -80,33 +99,16 @@ export interface MapLayerRequest extends MapNameRequest {
   LayerID: number;
 }
 
-/**
- * A MapDescription as decoded: the members the operations read, by their
- * ArcGIS names; nested values (MapArea, LayerDescriptions) are still read
- * by map/ops' map-state builder.
- */
-export interface MapDescription extends ArcgisObject {
-  Name?: string;
-  Rotation?: number;
-}
-
-/** An ImageDisplay: the image's size in pixels and its resolution. */
-export interface ImageDisplay extends ArcgisObject {
-  ImageWidth?: number;
-  ImageHeight?: number;
-  ImageDPI?: number;
-}
-
 /** A request that describes a map view (ComputeScale). */
 export interface MapViewRequest {
   MapDescription?: MapDescription;
   MapImageDisplay?: ImageDisplay;
 }
 
-/** ComputeDistance: two points (ArcGIS PointN values) of a map, and the units of the answer. */
+/** ComputeDistance: two points of a map, and the units of the answer. */
 export interface ComputeDistanceRequest extends MapNameRequest {
-  FromPoint: ArcgisObject;
-  ToPoint: ArcgisObject;
+  FromPoint: SpatialGeometry<PointGeometry>;
+  ToPoint: SpatialGeometry<PointGeometry>;
   Units: EsriUnits;
 }
 
@@ -116,9 +118,9 @@ export interface ToMapPointsRequest extends MapViewRequest {
   ScreenYValues: number[];
 }
 
-/** FromMapPoints: map points (an ArcGIS MultipointN or PointN) of a map view. */
+/** FromMapPoints: map points (a multipoint or a point) of a map view. */
 export interface FromMapPointsRequest extends MapViewRequest {
-  MapPoints?: ArcgisObject;
+  MapPoints?: SpatialGeometry<PointGeometry | MultipointGeometry>;
 }
 
 /** FromMapPoints' answer: pixel coordinates, x and y apart. */
@@ -127,19 +129,9 @@ export interface ScreenPoints {
   ScreenYValues: number[];
 }
 
-/** A QueryFilter (or SpatialFilter, by `$type`) as decoded; its parts are read by the filter parser. */
-export type QueryFilter = ArcgisObject;
-
 /** QueryFeatureCount, QueryFeatureIDs and QueryFeatureData: a layer by id and a filter. */
 export interface LayerQueryRequest extends MapLayerRequest {
   QueryFilter?: QueryFilter;
-}
-
-/** A LayerDescription: a layer by id with the client's own definition expression and options. */
-export interface LayerDescription extends ArcgisObject {
-  LayerID: number;
-  DefinitionExpression?: string;
-  LayerResultOptions?: ArcgisObject;
 }
 
 /** The `*2` query operations: a layer by LayerDescription and a filter. */
@@ -167,9 +159,9 @@ export interface FindRequest extends MapViewRequest {
   LayerIDs: number[];
 }
 
-/** Identify: features within Tolerance pixels of a shape (an ArcGIS geometry value). */
+/** Identify: features within Tolerance pixels of a shape. */
 export interface IdentifyRequest extends MapViewRequest {
-  SearchShape: ArcgisObject;
+  SearchShape: SpatialGeometry;
   Tolerance: number;
   /** An esriIdentifyOption; default esriIdentifyTopmost. */
   IdentifyOption: string;
@@ -195,12 +187,6 @@ export interface CacheLayerRequest extends MapNameRequest {
   LayerID: number;
 }
 
-/** An ImageDescription: the image's size and its type (format, return by URL or data). */
-export interface ImageDescription extends ArcgisObject {
-  ImageDisplay?: ImageDisplay;
-  ImageType?: ArcgisObject;
-}
-
 /** ExportMapImage: a map view drawn as an image. */
 export interface ExportMapImageRequest {
   MapDescription: MapDescription;
@@ -209,10 +195,11 @@ export interface ExportMapImageRequest {
 
 /** ExportScaleBar: a scale bar for a map view. */
 export interface ExportScaleBarRequest {
-  ScaleBar?: ArcgisObject;
+  /** Absent = the default scale bar. */
+  ScaleBar?: ScaleBarSpec;
   MapDescription?: MapDescription;
   MapDisplay?: ImageDisplay;
-  BackGroundColor?: ArcgisObject;
+  BackGroundColor?: Rgba;
   ImageDescription: ImageDescription;
 }
 
@@ -220,8 +207,8 @@ export interface ExportScaleBarRequest {
 export interface LegendOptions {
   /** Layers to describe; empty = every layer (GetLegendInfo) or every drawn one (GetLegendInfo2). */
   LayerIDs: number[];
-  LegendPatch?: ArcgisObject;
-  ImageType?: ArcgisObject;
+  LegendPatch?: LegendPatch;
+  ImageType?: ImageType;
 }
 
 /** GetLegendInfo: legends of a map's layers by map name. */

@@ -3,43 +3,33 @@
  * turn requests into these; the renderer (in a worker or in process)
  * turns them into encoded images.
  *
- * `RenderMap`/`RenderLayer` are the subset of the map document the
- * renderer reads, so a `MapFrame` of `map/document` fits them as is.
+ * `RenderMap`/`RenderLayer` are the parts of map/document's `MapFrame` and
+ * `MapLayer` the renderer reads (picked from them, so one definition holds),
+ * and a `MapFrame` fits them as is.
  *
  * @module
  */
-import type { LabelSpec, RendererSpec, Rgba, SymbolSpec } from "../document/renderer.ts";
+import type { Rgba, SymbolSpec } from "../document/renderer.ts";
+import type { MapFrame, MapLayer } from "../document/types.ts";
 import type { WhereNode } from "../query/ast.ts";
-import type { FeatureSource } from "../sources/source.ts";
-import type { Extent, Geometry, LayerGeometryType } from "../types.ts";
+import type { Extent, Geometry } from "../types.ts";
 import type { OutputFormat } from "./encode.ts";
 
-/** A layer as the renderer sees it. */
-export interface RenderLayer {
-  id: number;
-  name: string;
-  geometryType: LayerGeometryType;
-  source: FeatureSource;
-  visible: boolean;
-  /** Zoomed-out limit (0 = none). */
-  minScale: number;
-  /** Zoomed-in limit (0 = none). */
-  maxScale: number;
-  renderer: RendererSpec;
-  labels?: LabelSpec;
-  /** The layer's own definition query (always applied, ANDed with the request's). */
-  definitionExpression?: string;
-}
+/**
+ * A layer as the renderer sees it: the members of a map document's layer
+ * it draws by; the layer's own definition query may be left out (none).
+ */
+export type RenderLayer =
+  & Pick<
+    MapLayer,
+    "id" | "name" | "geometryType" | "source" | "visible" | "minScale" | "maxScale" | "renderer"
+  >
+  & Partial<Pick<MapLayer, "labels" | "definitionExpression">>;
 
-/** A map (data frame) as the renderer sees it. */
-export interface RenderMap {
-  name: string;
-  wkid: number;
-  /** Background RGB (0-255). */
-  backgroundColor: readonly number[];
-  /** Layers in table-of-contents order: index 0 is drawn on top. */
+/** A map (data frame) as the renderer sees it; `layers` in table-of-contents order, index 0 on top. */
+export type RenderMap = Pick<MapFrame, "name" | "wkid" | "backgroundColor"> & {
   layers: RenderLayer[];
-}
+};
 
 /** Per-layer overrides from a LayerDescription; unlisted layers keep their defaults. */
 export interface LayerOverride {

@@ -2,20 +2,21 @@
  * The one place where ArcGIS REST parameters become the typed requests of
  * the `map/ops` operations (the same requests the SOAP decoder builds):
  * REST geometry JSON (and the short `x,y` / `xmin,ymin,xmax,ymax` forms)
- * becomes the ArcGIS geometry values a SpatialFilter carries, `where`,
+ * becomes the geometry (with its WKID) a QueryFilter carries, `where`,
  * `objectIds`, `outFields`, `outSR`, `orderByFields` and the rest become a
  * LayerDescription and a QueryFilter. When the nested request types change,
  * only this module changes.
  *
  * @module
  */
+import type { Geometry, Position } from "../types.ts";
 import type {
-  ArcgisObject,
   LayerDescription,
   MapLayer,
   OutStatistic,
   QueryFeatureSetRequest,
   QueryFilter,
+  SpatialGeometry,
 } from "../ops/mod.ts";
 import { layerColumns } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -53,26 +54,33 @@ function wkidOf(sr: unknown, name: string): number | null {
   throw bad(name, 'a spatial reference is a wkid (4326) or {"wkid": 4326}.');
 }
 
-function spatialReference(wkid: number): ArcgisObject {
-  return { $type: "SpatialReference", WKID: wkid };
-}
-
 function coordinate(v: unknown, name: string): number {
   if (typeof v === "number" && Number.isFinite(v)) return v;
   throw bad(name, "coordinates must be finite numbers.");
 }
 
-function pointList(v: unknown, name: string, what: string): ArcgisObject[] {
+function pointList(v: unknown, name: string, what: string): Position[] {
   if (!Array.isArray(v)) throw bad(name, `${what} must be an array of [x, y] points.`);
-  return v.map((p) => {
+  return v.map((p): Position => {
     if (!Array.isArray(p) || p.length < 2) throw bad(name, `${what} must hold [x, y] points.`);
-    return { $type: "PointN", X: coordinate(p[0], name), Y: coordinate(p[1], name) };
+    return [coordinate(p[0], name), coordinate(p[1], name)];
   });
 }
 
 function partList(v: unknown, name: string, what: string): unknown[] {
   if (!Array.isArray(v) || v.length === 0) throw bad(name, `${what} must be a non-empty array.`);
   return v;
+}
+
+function closeRing(ring: Position[], name: string): Position[] {
+  if (ring.length < 3) throw bad(name, "each ring needs at least three points.");
+  const [a, b] = [ring[0], ring[ring.length - 1]];
+  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
+}
+
+function envelope(xmin: number, ymin: number, xmax: number, ymax: number, name: string): Geometry {
+  if (xmin > xmax || ymin > ymax) throw bad(name, "xmin/ymin must not exceed xmax/ymax.");
+  return { type: "Envelope", xmin, ymin, xmax, ymax };
 }
 
 const GEOMETRY_TYPES = [
@@ -83,12 +91,20 @@ const GEOMETRY_TYPES = [
   "esriGeometryEnvelope",
 ] as const;
 
-/** The ArcGIS geometry value of REST geometry JSON, or of its short text forms. */
-function geometryValue(params: RestParams, name: string): ArcgisObject | undefined {
+const GEOMETRY_TYPE_OF: Readonly<Record<Geometry["type"], typeof GEOMETRY_TYPES[number]>> = {
+  Point: "esriGeometryPoint",
+  Multipoint: "esriGeometryMultipoint",
+  Polyline: "esriGeometryPolyline",
+  Polygon: "esriGeometryPolygon",
+  Envelope: "esriGeometryEnvelope",
+};
+
+/** REST geometry JSON (or one of its short text forms) with its spatial reference. */
+function geometryValue(params: RestParams, name: string): SpatialGeometry | undefined {
   const raw = params.string(name);
   if (raw === undefined) return undefined;
-  const type = params.choice("geometryType", GEOMETRY_TYPES) ?? "esriGeometryEnvelope";
-  const inSR = wkidParam(params, "inSR");
+  const type = params.choice("geometryType", GEOMETRY_TYPES);
+  const inSR = wkidParam(params, "inSR") ?? null;
   const text = raw.trim();
   // The short forms: "x,y" (a point) and "xmin,ymin,xmax,ymax" (an envelope).
   if (!text.startsWith("{")) {
@@ -96,65 +112,52 @@ function geometryValue(params: RestParams, name: string): ArcgisObject | undefin
     if (nums.some((n) => !Number.isFinite(n)) || (nums.length !== 2 && nums.length !== 4)) {
       throw bad(name, "give geometry JSON, 'x,y' or 'xmin,ymin,xmax,ymax'.");
     }
-    const g: ArcgisObject = nums.length === 2
-      ? { $type: "PointN", X: nums[0], Y: nums[1] }
-      : { $type: "EnvelopeN", XMin: nums[0], YMin: nums[1], XMax: nums[2], YMax: nums[3] };
-    if (inSR !== undefined) g.SpatialReference = spatialReference(inSR);
-    return g;
+    const geometry: Geometry = nums.length === 2
+      ? { type: "Point", x: nums[0], y: nums[1] }
+      : envelope(nums[0], nums[1], nums[2], nums[3], name);
+    return { geometry, wkid: inSR };
   }
   const v = params.json(name);
   if (!isObject(v)) throw bad(name, "geometry JSON must be an object.");
   const own = wkidOf(v.spatialReference, name) ?? inSR;
-  let g: ArcgisObject;
+  let geometry: Geometry;
   if ("x" in v || "y" in v) {
-    g = { $type: "PointN", X: coordinate(v.x, name), Y: coordinate(v.y, name) };
+    geometry = { type: "Point", x: coordinate(v.x, name), y: coordinate(v.y, name) };
   } else if ("points" in v) {
-    g = {
-      $type: "MultipointN",
-      PointArray: pointList(partList(v.points, name, "points"), name, "points"),
+    geometry = {
+      type: "Multipoint",
+      points: pointList(partList(v.points, name, "points"), name, "points"),
     };
   } else if ("paths" in v) {
-    g = {
-      $type: "PolylineN",
-      PathArray: partList(v.paths, name, "paths").map((p) => ({
-        $type: "Path",
-        PointArray: pointList(p, name, "each path"),
-      })),
+    geometry = {
+      type: "Polyline",
+      paths: partList(v.paths, name, "paths").map((p) => pointList(p, name, "each path")),
     };
   } else if ("rings" in v) {
-    g = {
-      $type: "PolygonN",
-      RingArray: partList(v.rings, name, "rings").map((r) => ({
-        $type: "Ring",
-        PointArray: pointList(r, name, "each ring"),
-      })),
+    geometry = {
+      type: "Polygon",
+      rings: partList(v.rings, name, "rings").map((r) =>
+        closeRing(pointList(r, name, "each ring"), name)
+      ),
     };
   } else if ("xmin" in v) {
-    g = {
-      $type: "EnvelopeN",
-      XMin: coordinate(v.xmin, name),
-      YMin: coordinate(v.ymin, name),
-      XMax: coordinate(v.xmax, name),
-      YMax: coordinate(v.ymax, name),
-    };
+    geometry = envelope(
+      coordinate(v.xmin, name),
+      coordinate(v.ymin, name),
+      coordinate(v.xmax, name),
+      coordinate(v.ymax, name),
+      name,
+    );
   } else {
     throw bad(name, "geometry JSON needs x/y, points, paths, rings or xmin/ymin/xmax/ymax.");
   }
-  const expected: Record<string, string> = {
-    PointN: "esriGeometryPoint",
-    MultipointN: "esriGeometryMultipoint",
-    PolylineN: "esriGeometryPolyline",
-    PolygonN: "esriGeometryPolygon",
-    EnvelopeN: "esriGeometryEnvelope",
-  };
-  if (params.has("geometryType") && expected[g.$type as string] !== type) {
+  if (type !== undefined && GEOMETRY_TYPE_OF[geometry.type] !== type) {
     throw bad(
       name,
-      `the geometry is a ${expected[g.$type as string]}, but geometryType says ${type}.`,
+      `the geometry is a ${GEOMETRY_TYPE_OF[geometry.type]}, but geometryType says ${type}.`,
     );
   }
-  if (own !== null && own !== undefined) g.SpatialReference = spatialReference(own);
-  return g;
+  return { geometry, wkid: own };
 }
 
 const STATISTIC_TYPES = ["count", "sum", "min", "max", "avg", "stddev", "var"] as const;
@@ -235,13 +238,12 @@ export function queryRequest(
   const subFields = [...fieldList, ...(returnGeometry ? ["Shape"] : [])].join(",");
   const geometry = geometryValue(params, "geometry");
   const filter: QueryFilter = {
-    $type: geometry ? "SpatialFilter" : "QueryFilter",
     WhereClause: params.string("where") ?? "",
     // Only the OID (and the shape) when no outFields are named, as ArcGIS answers.
     SubFields: subFields === "" ? layerColumns(layer).oid.name : subFields,
   };
   const ids = params.numbers("objectIds", { integer: true });
-  if (ids !== undefined) filter.FIDSet = { $type: "FIDSet", FIDArray: ids };
+  if (ids !== undefined) filter.FIDSet = ids;
   if (geometry) {
     filter.FilterGeometry = geometry;
     filter.SpatialRel = params.choice("spatialRel", SPATIAL_RELATIONS) ??
@@ -250,7 +252,7 @@ export function queryRequest(
     if (relation !== undefined) filter.SpatialRelDescription = relation;
   }
   const outSR = wkidParam(params, "outSR");
-  if (outSR !== undefined) filter.OutputSpatialReference = spatialReference(outSR);
+  if (outSR !== undefined) filter.OutputSpatialReference = outSR;
   const statistics = outStatistics(params);
   const order = orderBy(params);
   if (!statistics && order.length > 0) {

@@ -1,33 +1,43 @@
 /**
  * The SOAP face's one check of request shapes: decoded request values (the
  * type table has already typed each element) become the typed requests of
- * map/ops, with a Client fault for a missing required element.
+ * map/ops, nested values included (`_read_map.ts`, `_read_geometry.ts`,
+ * `_read_symbols.ts`), with a Client fault for a missing required element
+ * or a value of the wrong shape.
  *
  * @module
  */
 import { InvalidRequestError } from "../errors.ts";
-import { isArcgisObject } from "../ops/mod.ts";
 import type { MetadataOperations } from "../ops/metadata.ts";
 import type { DrawOperations, TileOperations } from "../ops/draw.ts";
 import type { CoordinateOperations, LayerQueryOperations, SearchOperations } from "../ops/query.ts";
 import type {
-  ArcgisObject,
   CacheLayerRequest,
   EmptyRequest,
-  ImageDescription,
-  ImageDisplay,
-  LayerDescription,
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
-  MapDescription,
   MapLayerRequest,
   MapNameRequest,
   MapViewRequest,
+  MultipointGeometry,
+  PointGeometry,
+  SpatialGeometry,
 } from "../ops/types.ts";
 import { type EsriUnits, isEsriUnits } from "../geo/units.ts";
+import { type Decoded, intList, optionalObject } from "./_decoded.ts";
+import { geometryFromSoap, pointFromSoap } from "./_read_geometry.ts";
+import { colorFromSoap, imageTypeFromSoap, scaleBarFromSoap } from "./_read_symbols.ts";
+import {
+  imageDescriptionFromSoap,
+  imageDisplayFromSoap,
+  layerDescriptionFromSoap,
+  legendPatchFromSoap,
+  mapDescriptionFromSoap,
+  queryFilterFromSoap,
+} from "./_read_map.ts";
 
 /** A decoded request element's children, by local name. */
-export type DecodedRequest = Record<string, unknown>;
+export type DecodedRequest = Decoded;
 
 /** Reads one operation's typed request from its decoded element. */
 export type RequestReader<Req> = (raw: DecodedRequest) => Req;
@@ -42,22 +52,6 @@ function requiredInt(raw: DecodedRequest, name: string, what: string): number {
   if (typeof v !== "number" || !Number.isInteger(v)) {
     throw new InvalidRequestError(`${name} is required: ${what}.`);
   }
-  return v;
-}
-
-function optionalObject(raw: DecodedRequest, name: string): ArcgisObject | undefined {
-  const v = raw[name];
-  if (v === undefined || v === null) return undefined;
-  if (!isArcgisObject(v)) {
-    throw new InvalidRequestError(`${name} must be a complex value, not text.`);
-  }
-  return v;
-}
-
-/** A required complex value; missing, it is left for the operation to name (with the type it wants). */
-function requiredObject(raw: DecodedRequest, name: string, what: string): ArcgisObject {
-  const v = optionalObject(raw, name);
-  if (!v) throw new InvalidRequestError(`${name} is required and must be ${what}.`);
   return v;
 }
 
@@ -88,9 +82,21 @@ const empty: RequestReader<EmptyRequest> = () => ({});
 
 function mapView(raw: DecodedRequest): MapViewRequest {
   return {
-    MapDescription: optionalObject(raw, "MapDescription") as MapDescription | undefined,
-    MapImageDisplay: optionalObject(raw, "MapImageDisplay") as ImageDisplay | undefined,
+    MapDescription: mapDescriptionFromSoap(raw.MapDescription),
+    MapImageDisplay: imageDisplayFromSoap(raw.MapImageDisplay, "MapImageDisplay"),
   };
+}
+
+/** MapPoints: a MultipointN (or a single PointN); absent = no points. */
+function mapPoints(
+  raw: DecodedRequest,
+): SpatialGeometry<PointGeometry | MultipointGeometry> | undefined {
+  if (raw.MapPoints === undefined || raw.MapPoints === null) return undefined;
+  const { geometry, wkid } = geometryFromSoap(raw.MapPoints, "MapPoints");
+  if (geometry.type !== "Multipoint" && geometry.type !== "Point") {
+    throw new InvalidRequestError("MapPoints must be a MultipointN.");
+  }
+  return { geometry, wkid };
 }
 
 function mapName(raw: DecodedRequest): MapNameRequest {
@@ -128,8 +134,8 @@ export const COORDINATE_REQUESTS: {
   ComputeScale: mapView,
   ComputeDistance: (raw) => ({
     MapName: optionalString(raw, "MapName"),
-    FromPoint: requiredObject(raw, "FromPoint", "a PointN"),
-    ToPoint: requiredObject(raw, "ToPoint", "a PointN"),
+    FromPoint: pointFromSoap(raw.FromPoint, "FromPoint"),
+    ToPoint: pointFromSoap(raw.ToPoint, "ToPoint"),
     Units: units(raw, "Units"),
   }),
   ToMapPoints: (raw) => ({
@@ -137,35 +143,18 @@ export const COORDINATE_REQUESTS: {
     ScreenXValues: intArray(raw, "ScreenXValues"),
     ScreenYValues: intArray(raw, "ScreenYValues"),
   }),
-  FromMapPoints: (raw) => ({ ...mapView(raw), MapPoints: optionalObject(raw, "MapPoints") }),
+  FromMapPoints: (raw) => ({ ...mapView(raw), MapPoints: mapPoints(raw) }),
 };
 
 function layerQuery(raw: DecodedRequest): LayerQueryRequest {
-  return { ...mapLayer(raw), QueryFilter: optionalObject(raw, "QueryFilter") };
+  return { ...mapLayer(raw), QueryFilter: queryFilterFromSoap(raw.QueryFilter) };
 }
 
 function layerDescriptionQuery(raw: DecodedRequest): LayerDescriptionQueryRequest {
-  const desc = optionalObject(raw, "LayerDescription");
-  if (!desc) throw new InvalidRequestError("LayerDescription is required (with its LayerID).");
-  const id = desc.LayerID;
-  if (typeof id !== "number" || !Number.isInteger(id)) {
-    throw new InvalidRequestError(
-      "LayerDescription/LayerID is required and must be an integer layer id.",
-    );
-  }
   return {
     MapName: optionalString(raw, "MapName"),
-    LayerDescription: {
-      ...desc,
-      LayerID: id,
-      DefinitionExpression: typeof desc.DefinitionExpression === "string"
-        ? desc.DefinitionExpression
-        : undefined,
-      LayerResultOptions: isArcgisObject(desc.LayerResultOptions)
-        ? desc.LayerResultOptions
-        : undefined,
-    } satisfies LayerDescription,
-    QueryFilter: optionalObject(raw, "QueryFilter"),
+    LayerDescription: layerDescriptionFromSoap(raw.LayerDescription, "LayerDescription"),
+    QueryFilter: queryFilterFromSoap(raw.QueryFilter),
   };
 }
 
@@ -199,10 +188,7 @@ function stringOr(raw: DecodedRequest, name: string, fallback: string): string {
 
 /** LayerIDs: the integers of an ArrayOfInt (empty = no restriction). */
 function layerIds(raw: DecodedRequest): number[] {
-  const v = raw.LayerIDs;
-  return Array.isArray(v)
-    ? v.filter((n): n is number => typeof n === "number" && Number.isInteger(n))
-    : [];
+  return intList(raw, "LayerIDs");
 }
 
 /** Request readers of the map-wide searches. */
@@ -225,7 +211,7 @@ export const SEARCH_REQUESTS: {
   },
   Identify: (raw) => ({
     ...mapView(raw),
-    SearchShape: requiredObject(raw, "SearchShape", "a geometry"),
+    SearchShape: geometryFromSoap(raw.SearchShape, "SearchShape"),
     Tolerance: optionalNumber(raw, "Tolerance", 0),
     IdentifyOption: stringOr(raw, "IdentifyOption", "esriIdentifyTopmost"),
     LayerIDs: layerIds(raw),
@@ -269,40 +255,31 @@ function requiredIntMust(raw: DecodedRequest, name: string, what: string): numbe
   return v;
 }
 
-function imageDescription(raw: DecodedRequest): ImageDescription {
-  const d = optionalObject(raw, "ImageDescription") ?? {};
-  return {
-    ...d,
-    ImageDisplay: optionalObject(d, "ImageDisplay") as ImageDisplay | undefined,
-    ImageType: optionalObject(d, "ImageType"),
-  };
-}
-
 /** Request readers of the drawing operations. */
 export const DRAW_REQUESTS: {
   [K in keyof DrawOperations]: RequestReader<Parameters<DrawOperations[K]>[0]>;
 } = {
   ExportMapImage: (raw) => ({
-    MapDescription: (optionalObject(raw, "MapDescription") ?? {}) as MapDescription,
-    ImageDescription: imageDescription(raw),
+    MapDescription: mapDescriptionFromSoap(raw.MapDescription),
+    ImageDescription: imageDescriptionFromSoap(raw.ImageDescription, "ImageDescription"),
   }),
   ExportScaleBar: (raw) => ({
-    ScaleBar: optionalObject(raw, "ScaleBar"),
-    MapDescription: optionalObject(raw, "MapDescription") as MapDescription | undefined,
-    MapDisplay: optionalObject(raw, "MapDisplay") as ImageDisplay | undefined,
-    BackGroundColor: optionalObject(raw, "BackGroundColor"),
-    ImageDescription: imageDescription(raw),
+    ScaleBar: scaleBarFromSoap(optionalObject(raw, "ScaleBar")),
+    MapDescription: mapDescriptionFromSoap(raw.MapDescription),
+    MapDisplay: imageDisplayFromSoap(raw.MapDisplay, "MapDisplay"),
+    BackGroundColor: colorFromSoap(optionalObject(raw, "BackGroundColor"), null) ?? undefined,
+    ImageDescription: imageDescriptionFromSoap(raw.ImageDescription, "ImageDescription"),
   }),
   GetLegendInfo: (raw) => ({
     MapName: optionalString(raw, "MapName"),
     LayerIDs: layerIds(raw),
-    LegendPatch: optionalObject(raw, "LegendPatch"),
-    ImageType: optionalObject(raw, "ImageType"),
+    LegendPatch: legendPatchFromSoap(raw.LegendPatch),
+    ImageType: imageTypeFromSoap(optionalObject(raw, "ImageType")),
   }),
   GetLegendInfo2: (raw) => ({
     ...mapView(raw),
     LayerIDs: layerIds(raw),
-    LegendPatch: optionalObject(raw, "LegendPatch"),
-    ImageType: optionalObject(raw, "ImageType"),
+    LegendPatch: legendPatchFromSoap(raw.LegendPatch),
+    ImageType: imageTypeFromSoap(optionalObject(raw, "ImageType")),
   }),
 };

@@ -1,22 +1,23 @@
 /**
- * Reading the drawing parts of requests (ArcGIS values as the type table
- * names them) into renderer types: colours (RGB, gray, HSV, HLS, CMYK),
- * simple symbols, text symbols, image types and scale bars. Anything we
- * cannot draw is refused with an InvalidRequestError that says what to send.
- * Kept beside the operations, so the renderer knows only its own types.
+ * Reading the drawing parts of SOAP requests (ArcGIS values as the type
+ * table names them) into the engine's types: colours (RGB, gray, HSV, HLS,
+ * CMYK), simple symbols, text symbols, image types and scale bars. Anything
+ * the server cannot draw is refused with an InvalidRequestError that says
+ * what to send.
  *
  * @module
  */
-import { isArcgisObject } from "./arcgis_value.ts";
+import { isDecoded } from "./_decoded.ts";
 import { InvalidRequestError } from "../errors.ts";
-import type { Rgba, SymbolSpec } from "../document/renderer.ts";
+import type { ImageType, Rgba, SymbolSpec, TextSymbol } from "../ops/values.ts";
 import { isEsriUnits } from "../geo/units.ts";
-import { formatFromEsri, type OutputFormat, UnsupportedFormatError } from "../render/encode.ts";
+import { formatFromEsri, UnsupportedFormatError } from "../render/encode.ts";
 import {
   defaultScaleBar,
   type Frequency,
   type ScaleBarSpec,
   type ScaleBarStyle,
+  type TextStyle,
   type UnitLabelPos,
   type VertPos,
 } from "../render/scalebar.ts";
@@ -54,7 +55,7 @@ function hsvToRgb(h: number, s: number, v: number): [number, number, number] {
  * ```
  */
 export function colorFromSoap(v: unknown, fallback: Rgba | null = null): Rgba | null {
-  if (!isArcgisObject(v)) return fallback;
+  if (!isDecoded(v)) return fallback;
   const a = clamp255(num(v.AlphaValue, 255));
   let rgb: [number, number, number];
   switch (v.$type) {
@@ -127,7 +128,7 @@ const FILL_STYLES: Record<string, Extract<SymbolSpec, { type: "simple-fill" }>["
 
 /** A SimpleLineSymbol (or any LineSymbol) as a simple line; null when absent. */
 export function lineFromSoap(v: unknown): Extract<SymbolSpec, { type: "simple-line" }> | null {
-  if (!isArcgisObject(v)) return null;
+  if (!isDecoded(v)) return null;
   return {
     type: "simple-line",
     style: LINE_STYLES[String(v.Style)] ?? "solid",
@@ -137,11 +138,16 @@ export function lineFromSoap(v: unknown): Extract<SymbolSpec, { type: "simple-li
 }
 
 /**
- * A drawable symbol from a SOAP Symbol; `fallback` when absent. Faults
+ * A drawable symbol from a SOAP Symbol; undefined when absent. Faults
  * for picture, character and binary symbols.
+ *
+ * @example
+ * ```ts
+ * symbolFromSoap({ $type: "SimpleLineSymbol", Width: 2 }, "CustomGraphics[0]");
+ * ```
  */
-export function symbolFromSoap(v: unknown, fallback: SymbolSpec, what: string): SymbolSpec {
-  if (!isArcgisObject(v)) return fallback;
+export function symbolFromSoap(v: unknown, what: string): SymbolSpec | undefined {
+  if (!isDecoded(v)) return undefined;
   switch (v.$type) {
     case "SimpleMarkerSymbol":
       return {
@@ -176,48 +182,55 @@ export function symbolFromSoap(v: unknown, fallback: SymbolSpec, what: string): 
   }
 }
 
-/** Colour and size (points) of a TextSymbol / SimpleTextSymbol, with defaults. */
-export function textStyleFromSoap(
-  v: unknown,
-  fallback: { color: Rgba; sizePt: number },
-): { color: Rgba; sizePt: number } {
-  if (!isArcgisObject(v)) return fallback;
-  const size = num(v.Size, fallback.sizePt);
+/**
+ * Colour and size (points) of a TextSymbol / SimpleTextSymbol; a size out
+ * of (0, 500] counts as absent. Undefined when there is no symbol.
+ *
+ * @example
+ * ```ts
+ * textSymbolFromSoap({ $type: "TextSymbol", Size: 12 }); // { Color: undefined, Size: 12 }
+ * ```
+ */
+export function textSymbolFromSoap(v: unknown): TextSymbol | undefined {
+  if (!isDecoded(v)) return undefined;
+  const size = num(v.Size, 0);
   return {
-    color: colorFromSoap(v.Color, fallback.color)!,
-    sizePt: size > 0 && size <= 500 ? size : fallback.sizePt,
+    Color: colorFromSoap(v.Color, null) ?? undefined,
+    Size: size > 0 && size <= 500 ? size : undefined,
   };
 }
 
-/** What an ImageType asks for. */
-export interface ImageTypeSpec {
-  format: OutputFormat;
-  returnUrl: boolean;
+function textStyleFromSoap(v: unknown, fallback: TextStyle): TextStyle {
+  const t = textSymbolFromSoap(v);
+  return { color: t?.Color ?? fallback.color, sizePt: t?.Size ?? fallback.sizePt };
 }
 
 /**
- * Format and return kind of an ImageType (missing: PNG as MIME data);
- * faults for formats we do not produce.
+ * Format and return kind of an ImageType; undefined members when absent.
+ * Faults for formats the server does not produce.
  *
  * @example
  * ```ts
  * imageTypeFromSoap({ ImageFormat: "esriImageJPG", ImageReturnType: "esriImageReturnURL" });
+ * // { ImageFormat: "jpg", ImageReturnType: "URL" }
  * ```
  */
-export function imageTypeFromSoap(v: unknown, fallback: OutputFormat = "png8"): ImageTypeSpec {
-  const t = isArcgisObject(v) ? v : {};
-  let format: OutputFormat = fallback;
+export function imageTypeFromSoap(v: unknown): ImageType | undefined {
+  if (!isDecoded(v)) return undefined;
+  const out: ImageType = {};
   try {
-    if (typeof t.ImageFormat === "string" && t.ImageFormat !== "") {
-      format = formatFromEsri(t.ImageFormat);
+    if (typeof v.ImageFormat === "string" && v.ImageFormat !== "") {
+      out.ImageFormat = formatFromEsri(v.ImageFormat);
     }
   } catch (e) {
     if (e instanceof UnsupportedFormatError) {
-      throw new InvalidRequestError(e.message, { ImageFormat: String(t.ImageFormat) });
+      throw new InvalidRequestError(e.message, { ImageFormat: String(v.ImageFormat) });
     }
     throw e;
   }
-  return { format, returnUrl: t.ImageReturnType === "esriImageReturnURL" };
+  if (v.ImageReturnType === "esriImageReturnURL") out.ImageReturnType = "URL";
+  else if (v.ImageReturnType === "esriImageReturnMimeData") out.ImageReturnType = "MimeData";
+  return out;
 }
 
 const SB_STYLES: Record<string, ScaleBarStyle> = {
@@ -257,11 +270,16 @@ const FREQ: Record<string, Frequency> = {
 /**
  * A scale-bar description from a SOAP ScaleBar (AlternatingScaleBar,
  * SingleDivisionScaleBar; also ArcObjects' stepped, line and hollow class
- * names); missing members keep the defaults.
+ * names); missing members keep the defaults; undefined when absent.
+ *
+ * @example
+ * ```ts
+ * scaleBarFromSoap({ $type: "ScaleLine", Units: "esriMiles" })?.style; // "line"
+ * ```
  */
-export function scaleBarFromSoap(v: unknown): ScaleBarSpec {
+export function scaleBarFromSoap(v: unknown): ScaleBarSpec | undefined {
+  if (!isDecoded(v)) return undefined;
   const s = defaultScaleBar();
-  if (!isArcgisObject(v)) return s;
   const style = SB_STYLES[String(v.$type ?? "AlternatingScaleBar")];
   if (!style) {
     throw new InvalidRequestError(
@@ -288,20 +306,20 @@ export function scaleBarFromSoap(v: unknown): ScaleBarSpec {
   s.labelGap = Math.max(0, num(v.LabelGap, s.labelGap));
   s.labelSymbol = textStyleFromSoap(v.LabelSymbol, s.labelSymbol);
   if (
-    isArcgisObject(v.NumberFormat) &&
+    isDecoded(v.NumberFormat) &&
     v.NumberFormat.RoundingOption !== "esriRoundNumberOfSignificantDigits"
   ) {
     const d = num(v.NumberFormat.RoundingValue, -1);
     s.decimals = d >= 0 && d <= 10 ? Math.round(d) : -1;
   }
   s.fixed = v.ResizeHint === "esriScaleBarFixed";
-  const fill1 = isArcgisObject(v.FillSymbol1)
+  const fill1 = isDecoded(v.FillSymbol1)
     ? v.FillSymbol1
-    : isArcgisObject(v.FillSymbol)
+    : isDecoded(v.FillSymbol)
     ? v.FillSymbol
     : null;
   if (fill1) s.fill1 = colorFromSoap(fill1.Color, s.fill1)!;
-  if (isArcgisObject(v.FillSymbol2)) s.fill2 = colorFromSoap(v.FillSymbol2.Color, s.fill2)!;
+  if (isDecoded(v.FillSymbol2)) s.fill2 = colorFromSoap(v.FillSymbol2.Color, s.fill2)!;
   const mark = lineFromSoap(v.DivisionMarkSymbol);
   if (mark) s.line = { color: mark.color, width: mark.width };
   s.divisionMarkHeight = Math.max(0, num(v.DivisionMarkHeight, s.divisionMarkHeight));
