@@ -118,6 +118,16 @@ export function items<T = Any>(v: T | T[] | undefined | null): T[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/** A PropertySet as node-soap parses it, as `{Key: Value}` (an empty typed string is ""). */
+export function properties(ps: Any): Record<string, string> {
+  return Object.fromEntries(
+    items(ps?.PropertyArray?.PropertySetProperty).map((p: Any) => [
+      p.Key,
+      typeof p.Value === "object" && p.Value !== null ? p.Value.$value ?? "" : p.Value,
+    ]),
+  );
+}
+
 /** Asserts |actual - expected| <= tol. */
 export function near(actual: number, expected: number, tol: number, what = "value"): void {
   assert.ok(

@@ -12,18 +12,11 @@ import {
   mapDescription,
   near,
   pointArg,
+  properties as props,
   type QueryServer,
   typed,
   withFixture,
 } from "./_soap_query_fixtures.ts";
-
-function props(ps: Any): Record<string, string> {
-  return Object.fromEntries(
-    items(ps?.PropertyArray?.PropertySetProperty).map((
-      p: Any,
-    ) => [p.Key, p.Value?.$value ?? p.Value]),
-  );
-}
 
 /** 30..50 x 50..60 on 400 x 200 px: 0.05 degrees per pixel. */
 const MD = mapDescription("Layers", [30, 50, 50, 60]);

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ArcgisObject, ExportMapImageRequest, MapFrame } from "../ops/mod.ts";
+import type { ArcgisObject, ExportMapImageRequest, MapFrame, OutputFormat } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
@@ -21,24 +21,18 @@ import { RestFile } from "./reply.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
 import { parseSpatialReference } from "./_geometry_json.ts";
 import { restExtent } from "./_services.ts";
-import {
-  envelopeObject,
-  layerDescriptions,
-  parseLayerDefs,
-  parseLayerVisibility,
-  spatialReferenceObject,
-} from "./_map_request.ts";
+import { layerDescriptions, parseLayerDefs, parseLayerVisibility } from "./_map_request.ts";
 
-/** REST `format` values and the esriImageFormat each asks for. */
-export const EXPORT_FORMATS: Readonly<Record<string, string>> = {
-  png: "esriImagePNG",
-  png8: "esriImagePNG",
-  png24: "esriImagePNG24",
-  png32: "esriImagePNG32",
-  jpg: "esriImageJPG",
-  gif: "esriImageGIF",
-  bmp: "esriImageBMP",
-  tiff: "esriImageTIFF",
+/** REST `format` values and the image format each asks for (png is 8-bit, as ArcGIS's). */
+export const EXPORT_FORMATS: Readonly<Record<string, OutputFormat>> = {
+  png: "png8",
+  png8: "png8",
+  png24: "png24",
+  png32: "png32",
+  jpg: "jpg",
+  gif: "gif",
+  bmp: "bmp",
+  tiff: "tiff",
 };
 
 function numbers(name: string, text: string, count: number, expected: string): number[] {
@@ -65,8 +59,8 @@ export function parseImageSize(params: RestParams, fallback = { w: 400, h: 400 }
 }
 
 /**
- * The ExportMapImage request of an export call on `frame`, and whether the
- * image itself is wanted (`f=image`) rather than its URL.
+ * The ExportMapImage request of an export call on `frame`: `format`
+ * `image` asks for the image's bytes, any other for its URL.
  *
  * @example
  * ```ts ignore
@@ -104,8 +98,8 @@ export function exportRequest(
   const size = parseImageSize(params);
   const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
   const formatName = (params.string("format") ?? "png").trim().toLowerCase();
-  const esriFormat = EXPORT_FORMATS[formatName];
-  if (!esriFormat) {
+  const imageFormat = EXPORT_FORMATS[formatName];
+  if (!imageFormat) {
     throw invalid("format", `one of ${Object.keys(EXPORT_FORMATS).join(", ")}`, formatName);
   }
   const transparent = params.boolean("transparent") ?? false;
@@ -113,23 +107,24 @@ export function exportRequest(
   const visibility = parseLayerVisibility(frame, params.string("layers"));
   const definitions = parseLayerDefs(frame, params.string("layerDefs"));
   const [r, g, b] = frame.backgroundColor;
-  const background = { $type: "RgbColor", Red: r, Green: g, Blue: b };
-  const mapDescription: ArcgisObject = {
-    Name: frame.name,
-    MapArea: { $type: "MapExtent", Extent: envelopeObject({ xmin, ymin, xmax, ymax }, bboxSR) },
-    Rotation: rotation,
-    LayerDescriptions: layerDescriptions(frame, { visibility, definitions }),
-    // ArcGIS makes the map's background colour the transparent one.
-    ...(transparent ? { TransparentColor: background } : {}),
-    ...(imageSR ? { SpatialReference: spatialReferenceObject(imageSR) } : {}),
-  };
   return {
-    MapDescription: mapDescription,
+    MapDescription: {
+      Name: frame.name,
+      MapArea: {
+        type: "MapExtent",
+        Extent: { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid: bboxSR },
+      },
+      Rotation: rotation,
+      LayerDescriptions: layerDescriptions(frame, { visibility, definitions }),
+      // ArcGIS makes the map's background colour the transparent one.
+      ...(transparent ? { TransparentColor: [r, g, b, 255] } : {}),
+      ...(imageSR !== null ? { SpatialReference: imageSR } : {}),
+    },
     ImageDescription: {
       ImageDisplay: { ImageWidth: size.w, ImageHeight: size.h, ImageDPI: dpi },
       ImageType: {
-        ImageFormat: esriFormat,
-        ImageReturnType: format === "image" ? "esriImageReturnMimeData" : "esriImageReturnURL",
+        ImageFormat: imageFormat,
+        ImageReturnType: format === "image" ? "MimeData" : "URL",
       },
     },
   };

@@ -5,11 +5,12 @@
  * forms `x,y` and `xmin,ymin,xmax,ymax`, read into the shared
  * {@link Geometry} model; and that model written back as Esri JSON.
  * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
- * `{"latestWkid":3857}`, `{"wkt":"..."}`).
+ * `{"latestWkid":3857}`); WKT is refused with a request for the WKID.
  *
  * @module
  */
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
+import type { SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid } from "./params.ts";
 import { restSpatialReference } from "./_services.ts";
@@ -22,15 +23,6 @@ export const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
   Polygon: "esriGeometryPolygon",
   Envelope: "esriGeometryEnvelope",
 };
-
-/** A spatial reference as a request gives it: a WKID, or WKT the engine recognises itself. */
-export type SpatialReferenceParam = { wkid: number } | { wkt: string };
-
-/** A geometry parameter with the spatial reference it declared (null: none). */
-export interface GeometryParam {
-  geometry: Geometry;
-  spatialReference: SpatialReferenceParam | null;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -47,11 +39,11 @@ function finite(v: unknown): v is number {
  * @example
  * ```ts
  * import { parseSpatialReference } from "./_geometry_json.ts";
- * parseSpatialReference("bboxSR", "102100"); // { wkid: 102100 }
- * parseSpatialReference("sr", '{"wkid":4326}'); // { wkid: 4326 }
+ * parseSpatialReference("bboxSR", "102100"); // 102100
+ * parseSpatialReference("sr", '{"wkid":4326}'); // 4326
  * ```
  */
-export function parseSpatialReference(name: string, value: unknown): SpatialReferenceParam {
+export function parseSpatialReference(name: string, value: unknown): number {
   let v = value;
   if (typeof v === "string") {
     const t = v.trim();
@@ -64,13 +56,19 @@ export function parseSpatialReference(name: string, value: unknown): SpatialRefe
       }
     }
   }
-  if (typeof v === "number" && Number.isInteger(v) && v > 0) return { wkid: v };
+  if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
   if (isObject(v)) {
     for (const key of ["latestWkid", "wkid"]) {
       const n = v[key];
-      if (typeof n === "number" && Number.isInteger(n) && n > 0) return { wkid: n };
+      if (typeof n === "number" && Number.isInteger(n) && n > 0) return n;
     }
-    if (typeof v.wkt === "string" && v.wkt.trim() !== "") return { wkt: v.wkt };
+    if (typeof v.wkt === "string") {
+      throw new InvalidRequestError(
+        `Parameter '${name}': spatial references given as WKT are not supported; send the WKID (e.g. {"wkid":4326}).`,
+        {},
+        [`'${name}' parameter is invalid`],
+      );
+    }
   }
   throw invalid(
     name,
@@ -154,14 +152,17 @@ function fromObject(o: Record<string, unknown>, name: string): Geometry {
  * ```ts
  * import { parseGeometry } from "./_geometry_json.ts";
  * parseGeometry("geometry", "37.6,55.7").geometry; // { type: "Point", x: 37.6, y: 55.7 }
- * parseGeometry("geometry", '{"x":1,"y":2,"spatialReference":{"wkid":4326}}').spatialReference;
- * // { wkid: 4326 }
+ * parseGeometry("geometry", '{"x":1,"y":2,"spatialReference":{"wkid":4326}}').wkid; // 4326
  * ```
  */
-export function parseGeometry(name: string, text: string, type?: Geometry["type"]): GeometryParam {
+export function parseGeometry(
+  name: string,
+  text: string,
+  type?: Geometry["type"],
+): SpatialGeometry {
   const t = text.trim();
   let geometry: Geometry;
-  let spatialReference: SpatialReferenceParam | null = null;
+  let wkid: number | null = null;
   if (t.startsWith("{")) {
     let o: unknown;
     try {
@@ -172,7 +173,7 @@ export function parseGeometry(name: string, text: string, type?: Geometry["type"
     if (!isObject(o)) throw invalid(name, "an Esri JSON geometry object", t);
     geometry = fromObject(o, name);
     if (o.spatialReference !== undefined && o.spatialReference !== null) {
-      spatialReference = parseSpatialReference(`${name}.spatialReference`, o.spatialReference);
+      wkid = parseSpatialReference(`${name}.spatialReference`, o.spatialReference);
     }
   } else {
     const nums = t.split(",").map((s) => s.trim());
@@ -199,7 +200,7 @@ export function parseGeometry(name: string, text: string, type?: Geometry["type"
       [`'${name}' parameter is invalid`],
     );
   }
-  return { geometry, spatialReference };
+  return { geometry, wkid };
 }
 
 /**

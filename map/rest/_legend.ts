@@ -59,7 +59,7 @@ export function legendRequest(
     MapName: frame.name,
     LayerIDs: layerIds,
     LegendPatch: { Width: width, Height: height, ImageDPI: dpi },
-    ImageType: { ImageFormat: "esriImagePNG32", ImageReturnType: "esriImageReturnMimeData" },
+    ImageType: { ImageFormat: "png32", ImageReturnType: "MimeData" },
   };
 }
 

@@ -1,35 +1,15 @@
 /**
  * The map-view parts REST endpoints share when they build the requests of
  * the MapServer operations (the same requests the SOAP face decodes):
- * spatial references and envelopes as the operations read them,
  * `layerDefs` (`{"0":"where"}` or `0:where;1:where`), the `layers`
  * switch of export (`show:`, `hide:`, `include:`, `exclude:`), and the
  * LayerDescriptions that carry all of that per layer.
  *
  * @module
  */
-import type { Extent } from "../types.ts";
-import type { ArcgisObject, LayerDescription, MapFrame } from "../ops/mod.ts";
+import type { LayerDescription, MapFrame } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid } from "./params.ts";
-import type { SpatialReferenceParam } from "./_geometry_json.ts";
-
-/** A SpatialReference value as the operations read it. */
-export function spatialReferenceObject(sr: SpatialReferenceParam): ArcgisObject {
-  return "wkid" in sr ? { WKID: sr.wkid } : { WKT: sr.wkt };
-}
-
-/** An EnvelopeN value as the operations read it. */
-export function envelopeObject(e: Extent, sr: SpatialReferenceParam | null): ArcgisObject {
-  return {
-    $type: "EnvelopeN",
-    XMin: e.xmin,
-    YMin: e.ymin,
-    XMax: e.xmax,
-    YMax: e.ymax,
-    ...(sr ? { SpatialReference: spatialReferenceObject(sr) } : {}),
-  };
-}
 
 /** Checks that every id names a layer of `frame` (an unknown id is the client's mistake). */
 export function checkLayerIds(frame: MapFrame, ids: readonly number[], name: string): void {

@@ -9,10 +9,16 @@
  *
  * @module
  */
-import type { Extent } from "../types.ts";
-import type { ArcgisObject, FindRequest, IdentifyRequest, MapFrame } from "../ops/mod.ts";
-import { geometryFromSoap, geometryToSoap, SEARCH_OPERATIONS } from "../ops/mod.ts";
-import { wkidOfSpatialReference } from "../ops/mod.ts";
+import type { Geometry, Position } from "../types.ts";
+import type {
+  ArcgisObject,
+  EnvelopeGeometry,
+  FindRequest,
+  IdentifyRequest,
+  MapFrame,
+  SpatialGeometry,
+} from "../ops/mod.ts";
+import { SEARCH_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
@@ -22,16 +28,13 @@ import {
   parseGeometry,
   parseGeometryType,
   parseSpatialReference,
-  type SpatialReferenceParam,
 } from "./_geometry_json.ts";
 import {
   checkLayerIds,
-  envelopeObject,
   layerDescriptions,
   type LayerOptions,
   parseLayerDefs,
   parseLayerIds,
-  spatialReferenceObject,
 } from "./_map_request.ts";
 
 /** `layers=top|visible|all[:ids]` of identify and the IdentifyOption each means. */
@@ -51,7 +54,8 @@ function required(params: RestParams, name: string, what: string): string {
   return v;
 }
 
-function spatialReference(params: RestParams): SpatialReferenceParam | null {
+/** `sr`: the WKID of the geometry, the map extent and the results; null = the map's. */
+function spatialReference(params: RestParams): number | null {
   const text = params.string("sr");
   return text === undefined ? null : parseSpatialReference("sr", text);
 }
@@ -67,18 +71,18 @@ function resultOptions(params: RestParams, frame: MapFrame): LayerOptions {
 }
 
 /** `mapExtent`: `xmin,ymin,xmax,ymax` or a JSON envelope (its own spatialReference wins). */
-function mapExtent(params: RestParams, sr: SpatialReferenceParam | null): ArcgisObject {
+function mapExtent(params: RestParams, sr: number | null): SpatialGeometry<EnvelopeGeometry> {
   const text = required(params, "mapExtent", "the extent of the map the client shows");
   const parsed = parseGeometry("mapExtent", text, "Envelope");
-  const e = parsed.geometry as Extent;
+  const e = parsed.geometry as EnvelopeGeometry;
   if (!(e.xmin < e.xmax && e.ymin < e.ymax)) {
     throw invalid("mapExtent", "an extent with xmin < xmax and ymin < ymax", text);
   }
-  return envelopeObject(e, parsed.spatialReference ?? sr);
+  return { geometry: e, wkid: parsed.wkid ?? sr };
 }
 
 /** `imageDisplay=width,height[,dpi]` of the map the client shows. */
-function imageDisplay(params: RestParams): ArcgisObject {
+function imageDisplay(params: RestParams): IdentifyRequest["MapImageDisplay"] {
   const text = required(params, "imageDisplay", "width,height,dpi of the map image");
   const parts = text.split(/[,;]/).map((s) => s.trim());
   // The dpi may be left out (96), as ArcGIS reads it.
@@ -124,19 +128,15 @@ export function identifyRequest(params: RestParams, frame: MapFrame): IdentifyRe
   }
   const ids = m[2] === undefined ? [] : parseLayerIds("layers", m[2]);
   checkLayerIds(frame, ids, "layers");
-  const shapeSr = shape.spatialReference ?? sr;
   return {
     MapDescription: {
       Name: frame.name,
-      MapArea: { $type: "MapExtent", Extent: mapExtent(params, sr) },
+      MapArea: { type: "MapExtent", Extent: mapExtent(params, sr) },
       LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
-      ...(sr ? { SpatialReference: spatialReferenceObject(sr) } : {}),
+      ...(sr !== null ? { SpatialReference: sr } : {}),
     },
     MapImageDisplay: imageDisplay(params),
-    SearchShape: geometryToSoap(
-      shape.geometry,
-      shapeSr ? spatialReferenceObject(shapeSr) : undefined,
-    ),
+    SearchShape: { geometry: shape.geometry, wkid: shape.wkid ?? sr },
     Tolerance: tolerance,
     IdentifyOption: IDENTIFY_OPTIONS[m[1].toLowerCase()],
     LayerIDs: ids,
@@ -167,7 +167,7 @@ export function findRequest(params: RestParams, frame: MapFrame): FindRequest {
     MapDescription: {
       Name: frame.name,
       LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
-      ...(sr ? { SpatialReference: spatialReferenceObject(sr) } : {}),
+      ...(sr !== null ? { SpatialReference: sr } : {}),
     },
     SearchString: text,
     Contains: params.boolean("contains") ?? true,
@@ -179,8 +179,33 @@ export function findRequest(params: RestParams, frame: MapFrame): FindRequest {
 
 /** The WKID results are written in: the request's `sr`, else the map's. */
 function outputWkid(params: RestParams, frame: MapFrame): number {
-  const sr = spatialReference(params);
-  return (sr ? wkidOfSpatialReference(spatialReferenceObject(sr)) : null) ?? frame.wkid;
+  return spatialReference(params) ?? frame.wkid;
+}
+
+/**
+ * The geometry of a result's `Shape`: the `*N` form the operations write
+ * their results in (points as `{X, Y}`, parts as `PointArray`s).
+ */
+function shapeGeometry(shape: ArcgisObject): Geometry {
+  const points = (v: unknown): Position[] =>
+    (v as { X: number; Y: number }[]).map((p) => [p.X, p.Y]);
+  const parts = (v: unknown) => (v as { PointArray: unknown }[]).map((p) => points(p.PointArray));
+  switch (shape.$type) {
+    case "PointN":
+      return { type: "Point", x: shape.X as number, y: shape.Y as number };
+    case "MultipointN":
+      return { type: "Multipoint", points: points(shape.PointArray) };
+    case "PolylineN":
+      return { type: "Polyline", paths: parts(shape.PathArray) };
+    case "PolygonN":
+      return { type: "Polygon", rings: parts(shape.RingArray) };
+    default: {
+      const [xmin, ymin, xmax, ymax] = ["XMin", "YMin", "XMax", "YMax"].map((k) =>
+        shape[k] as number
+      );
+      return { type: "Envelope", xmin, ymin, xmax, ymax };
+    }
+  }
 }
 
 /** The common members of an identify or find result. */
@@ -194,7 +219,7 @@ function resultJson(frame: MapFrame, r: ArcgisObject, wkid: number): Record<stri
     displayFieldName: layer.displayField,
     attributes: Object.fromEntries(props.map((p) => [p.Key, p.Value])),
     geometryType: layerGeometryType(layer.geometryType),
-    ...(r.Shape ? { geometry: geometryJson(geometryFromSoap(r.Shape).geometry, wkid) } : {}),
+    ...(r.Shape ? { geometry: geometryJson(shapeGeometry(r.Shape as ArcgisObject), wkid) } : {}),
   };
 }
 
