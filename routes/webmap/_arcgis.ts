@@ -166,7 +166,7 @@ export interface IdentifyView {
   heightPx: number;
   /** wkid of the view's projection. */
   wkid: number;
-  /** Layers to search. */
+  /** Layers to search; none means every layer (`all`). */
   layerIds: readonly number[];
   /** Search radius in screen pixels. */
   tolerancePx: number;
@@ -190,7 +190,7 @@ export function identifyParams(v: IdentifyView): URLSearchParams {
     geometry: JSON.stringify({ x: v.x, y: v.y }),
     geometryType: "esriGeometryPoint",
     sr: String(v.wkid),
-    layers: `all:${v.layerIds.join(",")}`,
+    layers: v.layerIds.length > 0 ? `all:${v.layerIds.join(",")}` : "all",
     tolerance: String(Math.round(v.tolerancePx)),
     mapExtent: v.extent.join(","),
     imageDisplay: `${Math.round(v.widthPx)},${Math.round(v.heightPx)},96`,

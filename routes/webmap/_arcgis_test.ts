@@ -56,6 +56,17 @@ Deno.test("identifyParams writes ArcGIS 10.3 identify parameters", () => {
     imageDisplay: "800,600,96",
     returnGeometry: "false",
   });
+  const every = identifyParams({
+    x: 0,
+    y: 0,
+    extent: [0, 0, 1, 1],
+    widthPx: 1,
+    heightPx: 1,
+    wkid: 4326,
+    layerIds: [],
+    tolerancePx: 1,
+  });
+  assert.equal(every.get("layers"), "all", "no list of layers: every layer");
 });
 
 Deno.test("competition attributes are found by name or by alias", () => {

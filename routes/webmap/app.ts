@@ -293,6 +293,8 @@ map.on("singleclick", async (event) => {
   const size = map.getSize();
   if (!size) return;
   const layerIds = [...state.checked].sort((a, b) => a - b);
+  // Nothing drawn, nothing to identify (before the layer list loads, every layer is drawn).
+  if (layerIds.length === 0 && state.layers.length > 0) return hidePopup();
   const coarse = matchMedia("(pointer: coarse)").matches;
   const params = identifyParams({
     x: event.coordinate[0],
@@ -301,7 +303,7 @@ map.on("singleclick", async (event) => {
     widthPx: size[0],
     heightPx: size[1],
     wkid: 3857,
-    layerIds: layerIds.length > 0 ? layerIds : state.layers.map((l) => l.id),
+    layerIds,
     tolerancePx: coarse ? 12 : 6,
   });
   try {
