@@ -222,6 +222,19 @@ export const MAP2IMG: Reference = reference(
   () => onPath("map2img") ? null : "mapserver-bin is not installed (no map2img)",
 );
 
+/**
+ * GDAL's command-line tools (ogrinfo: the ESRIJSON driver reading our REST
+ * query; gdal_translate: the WMS driver's AGS mini-driver drawing from /export).
+ */
+export const GDAL_BIN: Reference = reference(
+  "gdal-bin",
+  "apt-get install gdal-bin",
+  () =>
+    onPath("ogrinfo") && onPath("gdal_translate")
+      ? null
+      : "gdal-bin is not installed (no ogrinfo or gdal_translate)",
+);
+
 /** Info-ZIP's unzip, an independent reader of our KMZ archives. */
 export const UNZIP: Reference = reference(
   "unzip",

@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { decode, near, pixel, type Pixels } from "./_render_helpers.ts";
-import { onPath, optionalTest, reference } from "./_optional.ts";
+import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
 const SEA = [205, 225, 240, 255];
@@ -388,13 +388,7 @@ Deno.test({
   },
 });
 
-const GDAL_TRANSLATE = reference(
-  "gdal_translate",
-  "apt-get install gdal-bin",
-  () => onPath("gdal_translate") ? null : "gdal_translate is not on PATH",
-);
-
-optionalTest(GDAL_TRANSLATE, {
+optionalTest(GDAL_BIN, {
   name: "GDAL's WMS driver (AGS mini-driver) draws the map from REST /export",
   sanitizeResources: false,
   sanitizeOps: false,

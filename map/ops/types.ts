@@ -1,9 +1,11 @@
 /**
  * What the MapServer operations take and give, whatever protocol carries
- * them. Requests and results use the ArcGIS names of the SOAP type table
- * (`MapName`, `LayerID`, `PropertyArray`), since the SOAP decoder produces
- * exactly those values and an ArcGIS REST parameter parser can build the same
- * ones; each face checks a request's shape once, then hands over these types.
+ * them. Requests use the ArcGIS member names (`MapName`, `LayerID`,
+ * `MapDescription`) with typed nested values (./values.ts: geometries with
+ * their WKID, map areas, layer descriptions, query filters, image types), so
+ * the SOAP decoder and an ArcGIS REST parameter parser build the same
+ * requests; each face checks a request's shape once, then hands over these
+ * types. Results are still plain objects in the SOAP type table's form.
  *
  * @module
  */

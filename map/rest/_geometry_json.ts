@@ -10,17 +10,14 @@
  * @module
  */
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
-import type { SpatialGeometry } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid } from "./params.ts";
 import { restSpatialReference } from "./_services.ts";
 
-/** The Esri geometry type names, by the shared model's names. */
-export const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
-  Point: "esriGeometryPoint",
-  Multipoint: "esriGeometryMultipoint",
-  Polyline: "esriGeometryPolyline",
-  Polygon: "esriGeometryPolygon",
+/** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
+const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
+  ...ESRI_GEOMETRY_TYPE as Record<LayerGeometryType, string>,
   Envelope: "esriGeometryEnvelope",
 };
 
@@ -78,21 +75,32 @@ export function parseSpatialReference(name: string, value: unknown): number {
 }
 
 function positions(v: unknown, name: string, what: string): Position[] {
-  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(v));
+  if (!Array.isArray(v)) {
+    throw invalid(name, `${what} as [x, y] points of finite numbers`, JSON.stringify(v));
+  }
   return v.map((p) => {
     if (!Array.isArray(p) || p.length < 2 || !finite(p[0]) || !finite(p[1])) {
-      throw invalid(name, `${what} as arrays of [x, y]`, JSON.stringify(p) ?? String(p));
+      throw invalid(
+        name,
+        `${what} as [x, y] points of finite numbers`,
+        JSON.stringify(p) ?? String(p),
+      );
     }
     return [p[0], p[1]];
   });
 }
 
 function parts(v: unknown, name: string, what: string): Position[][] {
-  if (!Array.isArray(v)) throw invalid(name, `${what} as arrays of points`, JSON.stringify(v));
-  return v.map((p) => positions(p, name, what)).filter((p) => p.length > 0);
+  if (!Array.isArray(v) || v.length === 0) {
+    throw invalid(name, `${what} as a non-empty array of point arrays`, JSON.stringify(v));
+  }
+  return v.map((p) => positions(p, name, what));
 }
 
-function closeRing(ring: Position[]): Position[] {
+function closeRing(ring: Position[], name: string): Position[] {
+  if (ring.length < 3) {
+    throw invalid(name, "rings of at least three points", JSON.stringify(ring));
+  }
   const a = ring[0], b = ring[ring.length - 1];
   return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
 }
@@ -122,20 +130,36 @@ export function parseGeometryType(name: string, value: string): Geometry["type"]
 }
 
 function fromObject(o: Record<string, unknown>, name: string): Geometry {
-  if ("rings" in o) return { type: "Polygon", rings: parts(o.rings, name, "rings").map(closeRing) };
+  if ("rings" in o) {
+    return {
+      type: "Polygon",
+      rings: parts(o.rings, name, "rings").map((r) => closeRing(r, name)),
+    };
+  }
   if ("paths" in o) return { type: "Polyline", paths: parts(o.paths, name, "paths") };
-  if ("points" in o) return { type: "Multipoint", points: positions(o.points, name, "points") };
+  if ("points" in o) {
+    const points = positions(o.points, name, "points");
+    if (points.length === 0) throw invalid(name, "at least one point", JSON.stringify(o));
+    return { type: "Multipoint", points };
+  }
   if ("xmin" in o) {
     const { xmin, ymin, xmax, ymax } = o;
     if (!finite(xmin) || !finite(ymin) || !finite(xmax) || !finite(ymax)) {
-      throw invalid(name, "an envelope with numbers xmin, ymin, xmax, ymax", JSON.stringify(o));
+      throw invalid(
+        name,
+        "an envelope of finite numbers xmin, ymin, xmax, ymax",
+        JSON.stringify(o),
+      );
     }
     if (xmin > xmax || ymin > ymax) {
       throw invalid(name, "an envelope with xmin <= xmax and ymin <= ymax", JSON.stringify(o));
     }
     return { type: "Envelope", xmin, ymin, xmax, ymax };
   }
-  if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
+  if ("x" in o || "y" in o) {
+    if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
+    throw invalid(name, "a point of finite numbers x and y", JSON.stringify(o));
+  }
   throw invalid(
     name,
     "an Esri JSON geometry (x/y, xmin/ymin/xmax/ymax, rings, paths or points)",
@@ -227,17 +251,4 @@ export function geometryJson(g: Geometry, wkid?: number): Record<string, unknown
     case "Envelope":
       return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax, ...sr };
   }
-}
-
-/**
- * The Esri geometry type of a layer's shapes.
- *
- * @example
- * ```ts
- * import { layerGeometryType } from "./_geometry_json.ts";
- * layerGeometryType("Polygon"); // "esriGeometryPolygon"
- * ```
- */
-export function layerGeometryType(t: LayerGeometryType): string {
-  return ESRI_GEOMETRY_TYPES[t];
 }

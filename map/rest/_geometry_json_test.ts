@@ -34,8 +34,8 @@ Deno.test("geometries: Esri JSON of every type and the short x,y / xmin,ymin,xma
     geometry: { type: "Point", x: 1, y: 2 },
     wkid: 3857,
   });
-  // Rings are closed; empty parts dropped.
-  assert.deepEqual(parseGeometry("g", '{"rings":[[[0,0],[0,1],[1,1]],[]]}').geometry, {
+  // Rings are closed.
+  assert.deepEqual(parseGeometry("g", '{"rings":[[[0,0],[0,1],[1,1]]]}').geometry, {
     type: "Polygon",
     rings: [[[0, 0], [0, 1], [1, 1], [0, 0]]],
   });
@@ -61,6 +61,9 @@ Deno.test("geometries: Esri JSON of every type and the short x,y / xmin,ymin,xma
       '{"x":1}',
       '{"rings":[[[0,"a"]]]}',
       '{"paths":5}',
+      '{"paths":[]}',
+      '{"points":[]}',
+      '{"rings":[[[0,0],[1,1]]]}',
       '{"xmin":2,"ymin":0,"xmax":1,"ymax":1}',
       '{"xmin":0,"ymin":0,"xmax":1}',
       '{"x":1,"y":2,"spatialReference":{"wkid":"a"}}',

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import type { Geometry, Position } from "../types.ts";
 import type {
   LayerDescription,
   MapLayer,
@@ -22,6 +21,7 @@ import { layerColumns } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { SPATIAL_RELATIONS } from "../geo/relate.ts";
 import type { RestParams } from "./params.ts";
+import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
 
 function bad(name: string, message: string): InvalidRequestError {
   return new InvalidRequestError(`Invalid value of parameter '${name}': ${message}`, {}, [
@@ -36,128 +36,18 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** A WKID from `4326`, `{"wkid": 4326}` or `{"latestWkid": 3857}`. */
 function wkidParam(params: RestParams, name: string): number | undefined {
   const raw = params.string(name);
-  if (raw === undefined) return undefined;
-  if (/^\s*\d+\s*$/.test(raw)) return Number(raw);
-  const v = params.json(name);
-  return wkidOf(v, name) ?? undefined;
+  return raw === undefined ? undefined : parseSpatialReference(name, raw);
 }
 
-function wkidOf(sr: unknown, name: string): number | null {
-  if (sr === undefined || sr === null) return null;
-  if (isObject(sr)) {
-    const id = sr.wkid ?? sr.latestWkid;
-    if (typeof id === "number" && Number.isInteger(id) && id > 0) return id;
-    if (typeof sr.wkt === "string") {
-      throw bad(name, "spatial references by WKT are not supported; give a wkid (4326 or 3857).");
-    }
-  }
-  throw bad(name, 'a spatial reference is a wkid (4326) or {"wkid": 4326}.');
-}
-
-function coordinate(v: unknown, name: string): number {
-  if (typeof v === "number" && Number.isFinite(v)) return v;
-  throw bad(name, "coordinates must be finite numbers.");
-}
-
-function pointList(v: unknown, name: string, what: string): Position[] {
-  if (!Array.isArray(v)) throw bad(name, `${what} must be an array of [x, y] points.`);
-  return v.map((p): Position => {
-    if (!Array.isArray(p) || p.length < 2) throw bad(name, `${what} must hold [x, y] points.`);
-    return [coordinate(p[0], name), coordinate(p[1], name)];
-  });
-}
-
-function partList(v: unknown, name: string, what: string): unknown[] {
-  if (!Array.isArray(v) || v.length === 0) throw bad(name, `${what} must be a non-empty array.`);
-  return v;
-}
-
-function closeRing(ring: Position[], name: string): Position[] {
-  if (ring.length < 3) throw bad(name, "each ring needs at least three points.");
-  const [a, b] = [ring[0], ring[ring.length - 1]];
-  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
-}
-
-function envelope(xmin: number, ymin: number, xmax: number, ymax: number, name: string): Geometry {
-  if (xmin > xmax || ymin > ymax) throw bad(name, "xmin/ymin must not exceed xmax/ymax.");
-  return { type: "Envelope", xmin, ymin, xmax, ymax };
-}
-
-const GEOMETRY_TYPES = [
-  "esriGeometryPoint",
-  "esriGeometryMultipoint",
-  "esriGeometryPolyline",
-  "esriGeometryPolygon",
-  "esriGeometryEnvelope",
-] as const;
-
-const GEOMETRY_TYPE_OF: Readonly<Record<Geometry["type"], typeof GEOMETRY_TYPES[number]>> = {
-  Point: "esriGeometryPoint",
-  Multipoint: "esriGeometryMultipoint",
-  Polyline: "esriGeometryPolyline",
-  Polygon: "esriGeometryPolygon",
-  Envelope: "esriGeometryEnvelope",
-};
-
-/** REST geometry JSON (or one of its short text forms) with its spatial reference. */
+/** REST geometry JSON (or one of its short text forms) with its spatial reference (else `inSR`). */
 function geometryValue(params: RestParams, name: string): SpatialGeometry | undefined {
   const raw = params.string(name);
   if (raw === undefined) return undefined;
-  const type = params.choice("geometryType", GEOMETRY_TYPES);
+  const typeText = params.string("geometryType");
+  const type = typeText === undefined ? undefined : parseGeometryType("geometryType", typeText);
   const inSR = wkidParam(params, "inSR") ?? null;
-  const text = raw.trim();
-  // The short forms: "x,y" (a point) and "xmin,ymin,xmax,ymax" (an envelope).
-  if (!text.startsWith("{")) {
-    const nums = text.split(",").map((s) => Number(s.trim()));
-    if (nums.some((n) => !Number.isFinite(n)) || (nums.length !== 2 && nums.length !== 4)) {
-      throw bad(name, "give geometry JSON, 'x,y' or 'xmin,ymin,xmax,ymax'.");
-    }
-    const geometry: Geometry = nums.length === 2
-      ? { type: "Point", x: nums[0], y: nums[1] }
-      : envelope(nums[0], nums[1], nums[2], nums[3], name);
-    return { geometry, wkid: inSR };
-  }
-  const v = params.json(name);
-  if (!isObject(v)) throw bad(name, "geometry JSON must be an object.");
-  const own = wkidOf(v.spatialReference, name) ?? inSR;
-  let geometry: Geometry;
-  if ("x" in v || "y" in v) {
-    geometry = { type: "Point", x: coordinate(v.x, name), y: coordinate(v.y, name) };
-  } else if ("points" in v) {
-    geometry = {
-      type: "Multipoint",
-      points: pointList(partList(v.points, name, "points"), name, "points"),
-    };
-  } else if ("paths" in v) {
-    geometry = {
-      type: "Polyline",
-      paths: partList(v.paths, name, "paths").map((p) => pointList(p, name, "each path")),
-    };
-  } else if ("rings" in v) {
-    geometry = {
-      type: "Polygon",
-      rings: partList(v.rings, name, "rings").map((r) =>
-        closeRing(pointList(r, name, "each ring"), name)
-      ),
-    };
-  } else if ("xmin" in v) {
-    geometry = envelope(
-      coordinate(v.xmin, name),
-      coordinate(v.ymin, name),
-      coordinate(v.xmax, name),
-      coordinate(v.ymax, name),
-      name,
-    );
-  } else {
-    throw bad(name, "geometry JSON needs x/y, points, paths, rings or xmin/ymin/xmax/ymax.");
-  }
-  if (type !== undefined && GEOMETRY_TYPE_OF[geometry.type] !== type) {
-    throw bad(
-      name,
-      `the geometry is a ${GEOMETRY_TYPE_OF[geometry.type]}, but geometryType says ${type}.`,
-    );
-  }
-  return { geometry, wkid: own };
+  const g = parseGeometry(name, raw, type);
+  return { geometry: g.geometry, wkid: g.wkid ?? inSR };
 }
 
 const STATISTIC_TYPES = ["count", "sum", "min", "max", "avg", "stddev", "var"] as const;

@@ -18,13 +18,12 @@ import type {
   MapFrame,
   SpatialGeometry,
 } from "../ops/mod.ts";
-import { SEARCH_OPERATIONS } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, SEARCH_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
 import {
   geometryJson,
-  layerGeometryType,
   parseGeometry,
   parseGeometryType,
   parseSpatialReference,
@@ -218,7 +217,7 @@ function resultJson(frame: MapFrame, r: ArcgisObject, wkid: number): Record<stri
     layerName: layer.name,
     displayFieldName: layer.displayField,
     attributes: Object.fromEntries(props.map((p) => [p.Key, p.Value])),
-    geometryType: layerGeometryType(layer.geometryType),
+    geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType],
     ...(r.Shape ? { geometry: geometryJson(shapeGeometry(r.Shape as ArcgisObject), wkid) } : {}),
   };
 }

@@ -259,8 +259,8 @@ export function mapDescriptionFromSoap(value: unknown, what = "MapDescription"):
     SpatialReference: wkidOfSpatialReference(v.SpatialReference) ?? undefined,
     Rotation: optionalNumber(v, "Rotation", `${what}/Rotation`),
     LayerDescriptions: Array.isArray(v.LayerDescriptions)
-      ? v.LayerDescriptions.filter((d) => d !== null).map((d, i) =>
-        layerDescriptionFromSoap(d, `${what}/LayerDescriptions[${i}]`)
+      ? v.LayerDescriptions.flatMap((d, i) =>
+        d === null ? [] : [layerDescriptionFromSoap(d, `${what}/LayerDescriptions[${i}]`)]
       )
       : undefined,
     TransparentColor: colorFromSoap(v.TransparentColor, null) ?? undefined,
