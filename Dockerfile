@@ -16,7 +16,9 @@ COPY --chown=deno:deno map ./map
 COPY --chown=deno:deno routes ./routes
 # Fetch every package of deno.json into node_modules at build time (the font and CanvasKit's
 # wasm are read from there, not imported), and cache the modules the server and its workers load.
-RUN deno install && deno cache main.ts map/render/_worker.ts
+# Bundling the web map once here caches the bundler (esbuild, from npm) in the image.
+RUN deno install && deno cache main.ts map/render/_worker.ts && \
+  deno eval "await (await import('./routes/webmap/bundle.ts')).bundleWebMap()"
 VOLUME ["/app/var"]
 EXPOSE 8000
 CMD ["run", "--v8-flags=--expose-gc", "--allow-all", "main.ts", "serve", "--port", "8000"]

@@ -245,7 +245,7 @@ export const UNZIP: Reference = reference(
 /** Headless Chromium (Debian's chromium). */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
-/** A real browser for the home page's tile viewer. */
+/** A real browser for the web map at `/` (driven over the DevTools protocol, `tests/_cdp.ts`). */
 export const CHROMIUM: Reference = reference(
   "Chromium",
   "apt-get install chromium",

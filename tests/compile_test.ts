@@ -12,7 +12,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { compileArgs } from "../tools/compile.ts";
+import { compileArgs, prepareCompile } from "../tools/compile.ts";
 import { optionalTest, reference } from "./_optional.ts";
 import { soapClient } from "./_soap_helpers.ts";
 import { call, imageDisplay, mapDescription } from "./_soap_query_fixtures.ts";
@@ -32,6 +32,7 @@ async function build(): Promise<string | null> {
       return `DENORT_BIN=${denort} does not exist`;
     }
   }
+  await prepareCompile(ROOT);
   const out = await new Deno.Command(Deno.execPath(), {
     args: compileArgs(BINARY),
     cwd: ROOT,
@@ -133,6 +134,11 @@ if (compileError !== undefined) {
           colours.add(png.data[i] << 16 | png.data[i + 1] << 8 | png.data[i + 2]);
         }
         assert.ok(colours.size > 2, "the image has land, sea and markers, not one flat colour");
+
+        // The web map's bundle was embedded (a binary cannot bundle).
+        const script = await fetch(`${base}/webmap/app.js`);
+        assert.equal(script.status, 200);
+        assert.match(await script.text(), /ImageArcGISRest|arcgis\/rest\/services/);
 
         const tile = await fetch(`${base}/arcgis/rest/services/Recruitment/MapServer/tile/2/1/2`);
         assert.equal(tile.status, 200);
