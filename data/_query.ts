@@ -87,6 +87,10 @@ export interface ListSql {
   offset: number;
   /** True when nothing filters the list and ordering is the default. */
   plain: boolean;
+  /** True when any page sorts every match (a search in another order than id). */
+  sortsAll?: boolean;
+  /** True when the count is one index lookup (nothing filters the list). */
+  cheapCount?: boolean;
 }
 
 const COLUMN: Record<OrderField, string> = {
@@ -280,7 +284,10 @@ export function buildList(
     ? `SELECT v.id AS id FROM ${from} WHERE ${orderedWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`
     : undefined;
   let count = `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`;
-  if (match !== null && !filtered) {
+  if (match === null && !filtered) {
+    // Every listed row, in another order: the dense seq counts them.
+    count = `SELECT coalesce(max(seq), 0) AS n FROM ${t}_list`;
+  } else if (match !== null && !filtered) {
     count = `SELECT count(*) AS n FROM ${t}_fts WHERE ${t}_fts MATCH ?`;
   } else if (match === null && where.length === 1 && industryIndex === 0) {
     // The join table holds published rows only: it counts by itself.
@@ -301,5 +308,7 @@ export function buildList(
     limit: size,
     offset,
     plain: !filtered && match === null && order.isDefault,
+    sortsAll: match !== null && !order.isDefault,
+    cheapCount: match === null && !filtered,
   };
 }
