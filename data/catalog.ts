@@ -18,7 +18,10 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Page cache in KiB (default 16 MiB read-only, 64 MiB read-write). */
   cacheKiB?: number;
-  /** Where to say that a read-only database is served as immutable (default `console.warn`). */
+  /**
+   * Where to say that a read-only database is served as immutable, or that a
+   * migration takes a while (default `console.warn`).
+   */
   onNotice?: (message: string) => void;
   /**
    * Bytes of ordered id lists kept for deep pages of filtered, searched or
@@ -579,7 +582,7 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       db.exec("PRAGMA foreign_keys = ON");
-      migrate(db);
+      migrate(db, opts.onNotice ?? ((m) => console.warn(m)));
     }
     db.function(
       "haversine_km",
