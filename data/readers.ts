@@ -24,8 +24,10 @@ interface Waiting {
 export interface ReaderPoolOptions {
   /** The catalogue database (opened read-only by every worker). */
   path: string;
-  /** Number of workers (default 2); they start with the first slow request. */
+  /** Number of workers (default 2). */
   size?: number;
+  /** Start every worker now (a server), not with the first slow request (default false). */
+  eager?: boolean;
 }
 
 /** Reader workers that run {@linkcode ListWork} off the main thread. */
@@ -39,41 +41,48 @@ export class ReaderPool {
   #nextId = 1;
   #closed = false;
 
-  /** Creates the pool; no worker starts before the first {@linkcode ReaderPool.run}. */
+  /** Creates the pool; unless `eager`, no worker starts before the first {@linkcode ReaderPool.run}. */
   constructor(opts: ReaderPoolOptions) {
     this.#path = opts.path;
     this.#size = Math.max(1, Math.floor(opts.size ?? 2));
+    if (opts.eager) { while (this.#slots.length < this.#size) this.#spawn(); }
   }
 
   #slot(): Slot {
-    if (this.#slots.length < this.#size) {
-      const worker = new Worker(new URL("./_reader_worker.ts", import.meta.url).href, {
-        type: "module",
-      });
-      const slot: Slot = { worker, pending: 0 };
-      worker.onmessage = (e: MessageEvent) => {
-        const msg = e.data as { id: number; result?: ListWorkResult; error?: string };
-        const w = this.#waiting.get(msg.id);
-        if (!w) return;
-        this.#waiting.delete(msg.id);
-        slot.pending--;
-        if (msg.error !== undefined) w.reject(new Error(msg.error));
-        else w.resolve(msg.result!);
-      };
-      worker.onerror = (e: ErrorEvent) => {
-        e.preventDefault();
-        for (const [id, w] of this.#waiting) {
-          if (w.slot !== slot) continue;
-          this.#waiting.delete(id);
-          w.reject(new Error(`a reader worker failed: ${e.message}`));
-        }
-        slot.pending = 0;
-      };
-      worker.postMessage({ type: "open", path: this.#path });
-      this.#slots.push(slot);
-      return slot;
-    }
+    const idle = this.#slots.find((s) => s.pending === 0);
+    if (idle) return idle;
+    if (this.#slots.length < this.#size) return this.#spawn();
     return this.#slots.reduce((a, b) => (b.pending < a.pending ? b : a));
+  }
+
+  #spawn(): Slot {
+    const worker = new Worker(new URL("./_reader_worker.ts", import.meta.url).href, {
+      type: "module",
+    });
+    const slot: Slot = { worker, pending: 0 };
+    worker.onmessage = (e: MessageEvent) => {
+      const msg = e.data as { id: number; result?: ListWorkResult; error?: string };
+      const w = this.#waiting.get(msg.id);
+      if (!w) return;
+      this.#waiting.delete(msg.id);
+      slot.pending--;
+      if (msg.error !== undefined) w.reject(new Error(msg.error));
+      else w.resolve(msg.result!);
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      for (const [id, w] of this.#waiting) {
+        if (w.slot !== slot) continue;
+        this.#waiting.delete(id);
+        w.reject(new Error(`a reader worker failed: ${e.message}`));
+      }
+      // A worker that threw is gone: the next work starts a fresh one.
+      worker.terminate();
+      this.#slots.splice(this.#slots.indexOf(slot), 1);
+    };
+    worker.postMessage({ type: "open", path: this.#path });
+    this.#slots.push(slot);
+    return slot;
   }
 
   /**
@@ -106,7 +115,8 @@ export class ReaderPool {
   /**
    * Makes the slow facts of a list request (count, id list) cached in
    * `catalog`, computing them in a worker when they are not, so the
-   * following `catalog.listBytes(collection, q)` only walks indexes.
+   * following `catalog.listBytes(collection, q)` only walks indexes. When a
+   * worker fails, the facts stay uncached and that call computes them itself.
    *
    * @example
    * ```ts
@@ -119,7 +129,13 @@ export class ReaderPool {
     for (let attempt = 0; attempt < 2; attempt++) {
       const work = catalog.listWork(collection, q);
       if (!work) return;
-      if (catalog.primeList(work, await this.run(work))) return;
+      let result: ListWorkResult;
+      try {
+        result = await this.run(work);
+      } catch {
+        return;
+      }
+      if (catalog.primeList(work, result)) return;
     }
   }
 
