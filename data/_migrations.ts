@@ -183,7 +183,7 @@ const MIGRATIONS: readonly Migration[] = [
       if (n > 0) {
         notice(
           `Migrating the catalogue to schema 2: re-indexing the search of ${n} ${table} records ` +
-            `with their filter values (once; about a minute per 200,000 records)...`,
+            `with their filter values (once; a few minutes per million records)...`,
         );
       }
       db.exec(`DROP TABLE ${table}_fts`);
