@@ -71,7 +71,7 @@ export interface StartOptions {
   renderHeapMb?: number;
   /**
    * Reader workers for slow list work (cold counts, deep pages' id lists;
-   * default 2, started with the server); 0 runs it on the main thread.
+   * default 1, started with the server); 0 runs it on the main thread.
    */
   readerWorkers?: number;
   /** Print nothing on start (tests). */
@@ -120,7 +120,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   const catalog = openCatalog(opts.dbPath, { readonly: true });
   const readers = opts.readerWorkers === 0
     ? undefined
-    : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers, eager: true });
+    : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers ?? 1, eager: true });
   const services = await loadServices({
     mapsDir: opts.mapsDir,
     catalog,
