@@ -38,6 +38,7 @@ import {
   importFiles,
   openCatalog,
   progressBar,
+  ReaderPool,
   sync,
   SYNC_DEFAULTS,
   SyncError,
@@ -69,6 +70,11 @@ export interface StartOptions {
   renderWorkers?: number;
   /** Wasm heap limit of each render worker in MiB (default 512); over it, a worker is replaced. */
   renderHeapMb?: number;
+  /**
+   * Reader workers for slow list work (cold counts, deep pages' id lists;
+   * default 1, started with the server); 0 runs it on the main thread.
+   */
+  readerWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
   /** SOAP request bodies read at once, in bytes (default 64 MiB). */
@@ -113,6 +119,9 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     await createDemoDatabase(opts.dbPath);
   }
   const catalog = openCatalog(opts.dbPath, { readonly: true });
+  const readers = opts.readerWorkers === 0
+    ? undefined
+    : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers ?? 1, eager: true });
   const services = await loadServices({
     mapsDir: opts.mapsDir,
     catalog,
@@ -158,7 +167,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   });
   const urls = { publicUrl: opts.publicUrl, trustProxy: opts.trustProxy };
   const handler = createApp({
-    data: catalogApiData(catalog),
+    data: catalogApiData(catalog, readers),
     ...urls,
     responseCacheBytes: opts.responseCacheBytes,
     extraRoutes: [
@@ -210,6 +219,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   let closing: Promise<void> | undefined;
   const close = async () => {
     await server.shutdown();
+    readers?.close();
     renderer.close();
     maps.close();
     catalog.close();
@@ -235,7 +245,7 @@ function accessLog(req: Request, res: Response, ms: number): void {
 
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
-                [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N]
+                [--access-log] [--output-dir DIR] [--tiles-dir DIR] [--render-workers N] [--reader-workers N]
                 [--response-cache-mb N] [--output-max-age MINUTES] [--render-heap-mb N]
                 [--body-budget-mb N] [--allow-map-paths-outside]
                 [--header-timeout S] [--body-timeout S] [--idle-timeout S] [--shutdown-timeout S]
@@ -259,6 +269,7 @@ async function serveCommand(args: string[]): Promise<void> {
       "access-log": { type: "boolean", default: false },
       "output-dir": { type: "string", default: "var/output" },
       "render-workers": { type: "string" },
+      "reader-workers": { type: "string" },
       "render-heap-mb": { type: "string" },
       "tiles-dir": { type: "string" },
       "response-cache-mb": { type: "string", default: "32" },
@@ -313,6 +324,12 @@ async function serveCommand(args: string[]): Promise<void> {
       `--render-workers must be a whole number (0 = render on the main thread), got "${workers}".`,
     );
   }
+  const readerWorkers = values["reader-workers"];
+  if (readerWorkers !== undefined && !/^\d+$/.test(readerWorkers)) {
+    throw new UsageError(
+      `--reader-workers must be a whole number (0 = slow list queries on the main thread), got "${readerWorkers}".`,
+    );
+  }
   const heapMb = values["render-heap-mb"];
   if (heapMb !== undefined && (!/^\d+$/.test(heapMb) || Number(heapMb) < 1)) {
     throw new UsageError(
@@ -342,6 +359,7 @@ async function serveCommand(args: string[]): Promise<void> {
       ? undefined
       : Number(values["render-workers"]),
     renderHeapMb: heapMb === undefined ? undefined : Number(heapMb),
+    readerWorkers: readerWorkers === undefined ? undefined : Number(readerWorkers),
     headerTimeoutMs: timeoutMs("header-timeout"),
     bodyTimeoutMs: timeoutMs("body-timeout"),
     idleTimeoutMs: timeoutMs("idle-timeout"),

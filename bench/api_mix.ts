@@ -18,9 +18,16 @@
  * server without it, and the baseline; then the same at `--wide`
  * connections for the p99 ratio. Prints a Markdown table.
  *
+ * `--workload pages` sends only random default-order pages (1..100,000),
+ * `--workload details` only random details. `--root DIR` runs another
+ * checkout's `main.ts` (before/after comparisons; its database may need to be
+ * another schema version, hence `--db`).
+ *
  * ```
  * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
- *                              [--db var/bench/catalog-1m.db]
+ *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
+ *                              [--root DIR --paths-db NEWER.db] [--targets bare,off,on]
+ *                              [--warmup SECONDS]
  * ```
  *
  * @module
@@ -40,12 +47,23 @@ const { values } = parseArgs({
     connections: { type: "string", default: "32" },
     wide: { type: "string", default: "256" },
     requests: { type: "string", default: "20000" },
+    workload: { type: "string", default: "mix" },
+    root: { type: "string" },
+    targets: { type: "string", default: "bare,off,on" },
+    "paths-db": { type: "string" },
+    warmup: { type: "string", default: "2" },
   },
 });
+if (!["mix", "pages", "details"].includes(values.workload)) {
+  throw new Error(`--workload is mix, pages or details, got "${values.workload}".`);
+}
+const targets = new Set(values.targets.split(","));
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const wide = Number(values.wide);
-const main = new URL("../main.ts", import.meta.url).pathname;
+const main = values.root
+  ? `${values.root.replace(/\/$/, "")}/main.ts`
+  : new URL("../main.ts", import.meta.url).pathname;
 const baselineScript = new URL("./_baseline_server.ts", import.meta.url).pathname;
 const luaScript = new URL("./_api_mix.lua", import.meta.url).pathname;
 
@@ -64,7 +82,7 @@ if (!existsSync(values.db)) {
 function mixPaths(count: number, seed: number): string[] {
   const random = prng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-  const catalog = openCatalog(values.db, { readonly: true });
+  const catalog = openCatalog(values["paths-db"] ?? values.db, { readonly: true });
   try {
     const pages = (n: number) => Math.max(1, Math.ceil(n / 10));
     const vacancyPages = Math.min(100_000, pages(catalog.count("vacancies")));
@@ -85,7 +103,11 @@ function mixPaths(count: number, seed: number): string[] {
     const maxSeq = catalog.count("vacancies");
     const out: string[] = [];
     for (let i = 0; i < count; i++) {
-      const r = random() * 100;
+      const r = values.workload === "pages"
+        ? 0
+        : values.workload === "details"
+        ? 85
+        : random() * 100;
       if (r < 40) out.push(`/api/v1/vacancies/?page=${int(1, vacancyPages)}`);
       else if (r < 60) {
         const a = agencies[int(0, agencies.length - 1)];
@@ -140,17 +162,22 @@ function serve(port: number, cacheMb: number) {
 const probe = await serve(ports.uncached, 0);
 let bodyBytes = 0;
 let pageBodies = 0;
+let allBytes = 0;
 for (const p of paths.slice(0, 300)) {
   const res = await fetch(probe.url + p);
   const body = await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+  allBytes += body.byteLength;
   if (p.includes("?")) {
     bodyBytes += body.byteLength;
     pageBodies++;
   }
 }
 await probe.stop();
-const baselineBytes = Math.round(bodyBytes / pageBodies);
+// A page's size (the issue's reference); details alone: a detail's.
+const baselineBytes = pageBodies > 0
+  ? Math.round(bodyBytes / pageBodies)
+  : Math.round(allBytes / Math.min(300, paths.length));
 
 interface Run {
   target: string;
@@ -160,7 +187,9 @@ interface Run {
 }
 const runs: Run[] = [];
 async function measure(target: string, url: string, conns: number, pid?: number) {
-  await load(url + "/", 2, conns, wrkOpts); // warm-up
+  // Warm-up: with a long one the server's per-revision counts and id lists are built
+  // before measuring (steady state); the response cache stays as configured.
+  await load(url + "/", Number(values.warmup), conns, wrkOpts);
   const result = await load(url + "/", seconds, conns, wrkOpts);
   runs.push({ target, connections: conns, result, rss: pid ? rssMiB(pid).peak : undefined });
   console.error(`${target} c${conns}: ${result.rps.toFixed(0)} req/s, p99 ${result.p99Ms} ms`);
@@ -173,17 +202,23 @@ for (const conns of [connections, wide]) {
   );
   await measure("bare Deno.serve", base.url, conns);
   await base.stop();
-  const uncached = await serve(ports.uncached, 0);
-  await measure("ours, cache off", uncached.url, conns, uncached.child.pid);
-  await uncached.stop();
-  const cached = await serve(ports.cached, 32);
-  await measure("ours, cache on", cached.url, conns, cached.child.pid);
-  await cached.stop();
+  if (targets.has("off")) {
+    const uncached = await serve(ports.uncached, 0);
+    await measure("ours, cache off", uncached.url, conns, uncached.child.pid);
+    await uncached.stop();
+  }
+  if (targets.has("on")) {
+    const cached = await serve(ports.cached, 32);
+    await measure("ours, cache on", cached.url, conns, cached.child.pid);
+    await cached.stop();
+  }
 }
 
 const lines = [
-  `Mixed API traffic, ${new Date().toISOString().slice(0, 16)}Z, seed ${values.seed}, ` +
-  `${paths.length} distinct requests, wrk -t2 -d${seconds}s on 127.0.0.1; baseline body ` +
+  `API traffic (${values.workload}), ${new Date().toISOString().slice(0, 16)}Z, ` +
+  `load average ${Deno.loadavg().map((n) => n.toFixed(1)).join(" ")}, seed ${values.seed}, ` +
+  `${paths.length} distinct requests, wrk -t2 -d${seconds}s after ${values.warmup} s of ` +
+  `warm-up on 127.0.0.1; baseline body ` +
   `${baselineBytes} bytes.`,
   "",
   "| target | connections | req/s | p50 ms | p99 ms | ratio req/s | ratio p99 | peak RSS MiB | errors |",

@@ -6,10 +6,17 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { beginWrite, rollback } from "./_store.ts";
+import { beginWrite, rollback, searchEntry } from "./_store.ts";
+import type { Competition, Vacancy } from "./schemas.ts";
+
+/** A step in SQL, or in code when it needs the program (stemming); `notice` tells the user. */
+type Migration = string | ((db: DatabaseSync, notice: (message: string) => void) => void);
+
+const FTS_COLUMNS =
+  `body, content = '', contentless_delete = 1, detail = 'none', tokenize = 'ascii'`;
 
 /** Each entry moves the schema from version i to i + 1. */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly Migration[] = [
   // 1: the catalogue.
   `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -167,6 +174,32 @@ const MIGRATIONS: readonly string[] = [
     body, content = '', contentless_delete = 1, detail = 'none', tokenize = 'ascii'
   );
   `,
+  // 2: filter values (agency, group, status, industries) as search terms, so
+  // a search with these filters is one FTS5 query instead of a join row by
+  // row. Rebuilds both search indexes from the stored documents.
+  (db, notice) => {
+    for (const table of ["vacancy", "competition"] as const) {
+      const { n } = db.prepare(`SELECT count(*) AS n FROM ${table}_list`).get() as { n: number };
+      if (n > 0) {
+        notice(
+          `Migrating the catalogue to schema 2: re-indexing the search of ${n} ${table} records ` +
+            `with their filter values (once; a few minutes per million records)...`,
+        );
+      }
+      db.exec(`DROP TABLE ${table}_fts`);
+      db.exec(`CREATE VIRTUAL TABLE ${table}_fts USING fts5 (${FTS_COLUMNS})`);
+      const insert = db.prepare(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`);
+      const rows = db.prepare(
+        `SELECT r.id AS id, r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
+         ORDER BY l.id`,
+      ).iterate() as Iterable<{ id: number; doc: string }>;
+      for (const row of rows) {
+        const record = JSON.parse(row.doc) as Vacancy | Competition;
+        insert.run(row.id, searchEntry(table, record).body);
+      }
+      if (n > 0) db.exec(`INSERT INTO ${table}_fts (${table}_fts) VALUES ('optimize')`);
+    }
+  },
 ];
 
 /** The schema version this code reads and writes. */
@@ -182,7 +215,7 @@ export function schemaVersion(db: DatabaseSync): number {
  * Brings the schema up to {@linkcode SCHEMA_VERSION}, each step in its own
  * transaction so a failed step leaves the previous version intact.
  */
-export function migrate(db: DatabaseSync): void {
+export function migrate(db: DatabaseSync, notice: (message: string) => void = () => {}): void {
   const current = schemaVersion(db);
   if (current > SCHEMA_VERSION) {
     throw new Error(
@@ -197,7 +230,9 @@ export function migrate(db: DatabaseSync): void {
         db.exec("COMMIT");
         continue;
       }
-      db.exec(MIGRATIONS[v]);
+      const step = MIGRATIONS[v];
+      if (typeof step === "string") db.exec(step);
+      else step(db, notice);
       db.exec(`PRAGMA user_version = ${v + 1}`);
       db.exec("COMMIT");
     } catch (err) {

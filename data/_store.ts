@@ -10,7 +10,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
-import { htmlToText, indexTerms, type SearchField } from "./_text.ts";
+import { filterTerm, htmlToText, indexTerms, type SearchField } from "./_text.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -22,7 +22,8 @@ export interface WriteStats {
   unchanged: number;
 }
 
-type Table = "vacancy" | "competition";
+/** A record table with a list table and a search index. */
+export type Table = "vacancy" | "competition";
 
 interface OldRow {
   doc: string;
@@ -86,6 +87,36 @@ function competitionSearchFields(c: Competition): SearchField[] {
   ];
 }
 
+/** The filter values of a record, as search terms (see `filterTerm`). */
+function filterTerms(
+  r: { agency: { id: number }; groups_of_positions: { id: number }; status: { id: number } },
+  industries: readonly number[],
+): string[] {
+  return [
+    filterTerm("agency", r.agency.id),
+    filterTerm("group", r.groups_of_positions.id),
+    filterTerm("status", r.status.id),
+    ...new Set(industries.map((id) => filterTerm("industry", id))),
+  ];
+}
+
+/**
+ * A published record's search index entry: its stems (also listed in
+ * `fts_term`, for prefix expansion) and the FTS5 body, stems then filter terms.
+ */
+export function searchEntry(
+  table: Table,
+  record: Vacancy | Competition,
+): { stems: Set<string>; body: string } {
+  const stems = table === "vacancy"
+    ? indexTerms(vacancySearchFields(record as Vacancy))
+    : indexTerms(competitionSearchFields(record as Competition));
+  const industries = table === "vacancy"
+    ? (record as Vacancy).industries.map((i) => i.id)
+    : (record as Competition).industries;
+  return { stems, body: [...stems, ...filterTerms(record, industries)].join(" ") };
+}
+
 /** Writes validated records into the catalogue. Create one per transaction. */
 export class CatalogWriter {
   readonly stats: WriteStats = { inserted: 0, updated: 0, unchanged: 0 };
@@ -124,9 +155,9 @@ export class CatalogWriter {
   }
 
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
-  #index(table: Table, id: number, fields: SearchField[]): void {
-    const terms = indexTerms(fields);
-    this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, id, [...terms].join(" "));
+  #index(table: Table, record: Vacancy | Competition): void {
+    const { stems: terms, body } = searchEntry(table, record);
+    this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, record.id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
       this.#terms = new Set(rows.map((r) => r.term));
@@ -265,7 +296,7 @@ export class CatalogWriter {
         v.updated_at,
         v.title,
       );
-      this.#index("vacancy", v.id, vacancySearchFields(v));
+      this.#index("vacancy", v);
     }
     return this.#count(old ? "updated" : "inserted");
   }
@@ -340,7 +371,7 @@ export class CatalogWriter {
         located ? lon : null,
         c.title,
       );
-      this.#index("competition", c.id, competitionSearchFields(c));
+      this.#index("competition", c);
       if (located) {
         this.#run(
           "INSERT INTO competition_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)",

@@ -179,3 +179,30 @@ export function ftsQuery(
   }
   return parts.join(" AND ");
 }
+
+/** The filters whose values are also indexed as search terms (see {@linkcode filterTerm}). */
+export type TermFilter = "agency" | "group" | "status" | "industry";
+
+const FILTER_LETTER: Record<TermFilter, string> = {
+  agency: "a",
+  group: "g",
+  status: "s",
+  industry: "i",
+};
+
+/**
+ * The search-index term of one filter value, e.g. agency 17. A private-use
+ * character starts it, so no searched word (letters and digits only) nor any
+ * prefix of one can match it; `fts_term` never lists it. With these terms a
+ * search combined with these filters is a single FTS5 query whose AND skips
+ * along the doclists, instead of a join row by row.
+ *
+ * @example
+ * ```ts
+ * import { filterTerm } from "./_text.ts";
+ * filterTerm("agency", 17); // "\uE000a17"
+ * ```
+ */
+export function filterTerm(filter: TermFilter, id: number): string {
+  return `\uE000${FILTER_LETTER[filter]}${id}`;
+}

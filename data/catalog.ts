@@ -18,11 +18,15 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Page cache in KiB (default 16 MiB read-only, 64 MiB read-write). */
   cacheKiB?: number;
-  /** Where to say that a read-only database is served as immutable (default `console.warn`). */
+  /**
+   * Where to say that a read-only database is served as immutable, or that a
+   * migration takes a while (default `console.warn`).
+   */
   onNotice?: (message: string) => void;
   /**
    * Bytes of ordered id lists kept for deep pages of filtered, searched or
-   * re-ordered lists (default 16 MiB, about 4 million ids; 0 = always OFFSET).
+   * re-ordered lists (default 32 MiB, about 8 million ids: the issue-10 mix on 1M rows needs
+   * ~24 MiB, and a list evicted is rebuilt by a full scan; 0 = always OFFSET).
    */
   idListBytes?: number;
 }
@@ -106,7 +110,10 @@ export interface ListResult<T = string> {
   docs: T[];
 }
 
-const COUNT_CACHE_MAX = 512;
+/** Distinct filtered counts kept per data version (least recently used out). */
+const COUNT_CACHE_MAX = 4096;
+/** A list whose cold count is at most this also gets its id list built (sparse matches). */
+const SMALL_LIST_MAX = 50_000;
 /** Matches above which a non-default order reads along its own index (see ListSql.idsOrdered). */
 const ORDERED_WALK_MIN_MATCHES = 2000;
 /** Offsets from which a filtered, searched or re-ordered page is sliced from its id list. */
@@ -122,6 +129,36 @@ export interface CompetitionMoves {
   complete: boolean;
   /** Old and new places (`[lon, lat]`, WGS 84) of the competitions that changed. */
   places: [number, number][];
+}
+
+/**
+ * The slow part of a list request, as plain data (it crosses to a worker):
+ * see {@linkcode Catalog.listWork}.
+ */
+export interface ListWork {
+  /** The count query (`SELECT count(*) AS n ...`). */
+  count: string;
+  /** Every matching id in page order. */
+  allIds: string;
+  params: SQLInputValue[];
+  needCount: boolean;
+  /** Build the id list when the count is at most this (Infinity: always; 0: never). */
+  idsUpTo: number;
+}
+
+/** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
+export interface ListWorkResult {
+  revision: number;
+  count?: number;
+  ids?: IdList;
+}
+
+function countKey(sql: Pick<ListSql, "count" | "params">): string {
+  return sql.count + "\u0000" + JSON.stringify(sql.params);
+}
+
+function idListKey(sql: Pick<ListSql, "allIds" | "params">): string {
+  return sql.allIds + "\u0000" + JSON.stringify(sql.params);
 }
 
 /** The recruitment catalogue over one SQLite database. */
@@ -140,7 +177,7 @@ export class Catalog {
   #dataVersion = "";
 
   /** Use {@linkcode openCatalog}. */
-  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 16 * 2 ** 20) {
+  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 32 * 2 ** 20) {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
@@ -241,6 +278,9 @@ export class Catalog {
 
   /** The ids of a filtered, searched or re-ordered page, in page order. */
   #pageIds(sql: ListSql, count: number): ArrayLike<number> {
+    // A list built for a deep page (or by a reader worker) serves every page.
+    const built = this.#idLists?.get(idListKey(sql));
+    if (built) return built.subarray(sql.offset, sql.offset + sql.limit);
     if (sql.offset >= DEEP_PAGE_OFFSET && this.#idLists) {
       return this.#idList(sql).subarray(sql.offset, sql.offset + sql.limit);
     }
@@ -256,7 +296,7 @@ export class Catalog {
 
   /** Every id of a list query in page order, built once per data version. */
   #idList(sql: ListSql): IdList {
-    const key = sql.allIds + "\u0000" + JSON.stringify(sql.params);
+    const key = idListKey(sql);
     let ids = this.#idLists!.get(key);
     if (!ids) {
       // The subquery's ORDER BY feeds group_concat in page order (an
@@ -292,14 +332,102 @@ export class Catalog {
         n: number;
       }).n;
     }
-    const key = sql.count + "\u0000" + JSON.stringify(sql.params);
-    let count = this.#counts.get(key);
+    const key = countKey(sql);
+    let count = this.#cachedCount(key);
     if (count === undefined) {
       count = (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
-      if (this.#counts.size >= COUNT_CACHE_MAX) this.#counts.clear();
+      this.#keepCount(key, count);
+    }
+    return count;
+  }
+
+  #cachedCount(key: string): number | undefined {
+    const count = this.#counts.get(key);
+    if (count !== undefined) {
+      // Most recently used last: eviction takes the first key.
+      this.#counts.delete(key);
       this.#counts.set(key, count);
     }
     return count;
+  }
+
+  #keepCount(key: string, count: number): void {
+    this.#counts.delete(key);
+    if (this.#counts.size >= COUNT_CACHE_MAX) {
+      this.#counts.delete(this.#counts.keys().next().value!);
+    }
+    this.#counts.set(key, count);
+  }
+
+  /**
+   * What a list request still needs that may take long (a count, or the
+   * ordered ids of a deep page), or null when it can be answered from cached
+   * facts and index walks. Run the work on another connection with
+   * {@linkcode Catalog.runListWork} and hand the result to
+   * {@linkcode Catalog.primeList}, so the slow query never runs here.
+   *
+   * @example
+   * ```ts
+   * const work = catalog.listWork("vacancies", { search: "аудит", agency: [3] });
+   * if (work) catalog.primeList(work, otherCatalog.runListWork(work));
+   * ```
+   */
+  listWork(collection: ListCollection, q: ListQuery = {}): ListWork | null {
+    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+    if (sql.plain) return null;
+    this.#checkFresh();
+    const needCount = !sql.cheapCount && this.#counts.get(countKey(sql)) === undefined;
+    const wantIds = this.#idLists !== null &&
+      (sql.offset >= DEEP_PAGE_OFFSET || sql.sortsAll === true);
+    const needIds = wantIds && this.#idLists!.get(idListKey(sql)) === undefined;
+    if (!needCount && !needIds) return null;
+    return {
+      count: sql.count,
+      allIds: sql.allIds,
+      params: sql.params,
+      needCount,
+      // A cold count may reveal a sparse list; its ids then come along (see SMALL_LIST_MAX).
+      idsUpTo: needIds ? Infinity : needCount && this.#idLists !== null ? SMALL_LIST_MAX : 0,
+    };
+  }
+
+  /**
+   * Runs {@linkcode ListWork} on this connection (a reader worker's), in one
+   * snapshot, and says which data revision it saw.
+   */
+  runListWork(work: ListWork): ListWorkResult {
+    this.db.exec("SAVEPOINT catalog_work");
+    try {
+      const revision = this.revision();
+      const count = work.needCount
+        ? (this.#stmt(work.count).get(...work.params) as { n: number }).n
+        : undefined;
+      let ids: IdList | undefined;
+      if (work.idsUpTo === Infinity || (count !== undefined && count <= work.idsUpTo)) {
+        const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${work.allIds})`)
+          .get(...work.params) as { ids: string | null };
+        ids = parseIdList(row.ids);
+      }
+      return { revision, count, ids };
+    } finally {
+      this.db.exec("RELEASE catalog_work");
+    }
+  }
+
+  /**
+   * Keeps the facts another connection computed for `work`, unless the data
+   * changed since (its revision differs). Returns whether they were kept.
+   */
+  primeList(work: ListWork, result: ListWorkResult): boolean {
+    this.#checkFresh();
+    if (this.revision() !== result.revision) return false;
+    const key = countKey(work);
+    if (result.count !== undefined) this.#keepCount(key, result.count);
+    if (result.ids !== undefined && this.#idLists) {
+      this.#idLists.set(idListKey(work), result.ids);
+      if (result.count === undefined) this.#keepCount(key, result.ids.length);
+    }
+    return true;
   }
 
   /**
@@ -455,7 +583,7 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
       db.exec("PRAGMA foreign_keys = ON");
-      migrate(db);
+      migrate(db, opts.onNotice ?? ((m) => console.warn(m)));
     }
     db.function(
       "haversine_km",

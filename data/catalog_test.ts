@@ -488,3 +488,90 @@ Deno.test("deep pages sliced from id lists equal OFFSET pages, and follow an imp
     await cleanup();
   }
 });
+
+Deno.test("search with agency, group, status and industry filters = search ∩ filter", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 2_000, agencies: 5, competitions: 300 });
+    const catalog = openCatalog(path, { readonly: true });
+    for (
+      const [collection, table] of [["vacancies", "vacancy"], [
+        "competitions",
+        "competition",
+      ]] as const
+    ) {
+      const recs = publishedRecords(path, table);
+      const r = recs[0] as {
+        agency: { id: number };
+        groups_of_positions: { id: number };
+        status: { id: number };
+        industries: ({ id: number } | number)[];
+      };
+      const industry = r.industries.map((i) => (typeof i === "number" ? i : i.id));
+      const filters: ListQuery[] = [
+        { agency: [r.agency.id] },
+        { agency: [r.agency.id, (recs[1].agency as { id: number }).id] },
+        { group: [r.groups_of_positions.id], status: [r.status.id] },
+        { industry },
+        { agency: [r.agency.id], industry: industry.slice(0, 1), publishDateFrom: "2000-01-01" },
+      ];
+      let nonEmpty = 0;
+      for (const search of ["специалист", "отдел", "консульт"]) {
+        const searched = new Set(allIds(catalog, collection, { search }).ids);
+        for (const f of filters) {
+          const expected = allIds(catalog, collection, f).ids.filter((id) => searched.has(id));
+          const got = allIds(catalog, collection, { ...f, search });
+          const what = `${collection} ${search} ${JSON.stringify(f)}`;
+          if (expected.length > 0) nonEmpty++;
+          assert.deepEqual(got.ids, expected, what);
+          assert.equal(got.count, expected.length, what);
+          const titled = allIds(catalog, collection, {
+            ...f,
+            search,
+            ordering: [{ field: "title", desc: true }],
+          });
+          assert.deepEqual([...titled.ids].sort((a, b) => a - b), expected, `${what} by title`);
+        }
+      }
+      // Most combinations match something, so the comparison above is not of empty lists.
+      assert.ok(nonEmpty >= filters.length * 2, `${collection}: ${nonEmpty} non-empty`);
+    }
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("schema 1 databases get their search index rebuilt with filter terms on open", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 600, agencies: 3, competitions: 50 });
+    const before = openCatalog(path, { readonly: true });
+    const q: ListQuery = { search: "специалист", agency: [1] };
+    const expected = allIds(before, "vacancies", q);
+    before.close();
+    // A schema 1 index: stems only. Emptied here, so only a rebuild can answer.
+    const db = new DatabaseSync(path);
+    for (const t of ["vacancy", "competition"]) {
+      db.exec(`DROP TABLE ${t}_fts`);
+      db.exec(
+        `CREATE VIRTUAL TABLE ${t}_fts USING fts5 (body, content = '', contentless_delete = 1, detail = 'none', tokenize = 'ascii')`,
+      );
+    }
+    db.exec("PRAGMA user_version = 1");
+    db.close();
+    assert.throws(
+      () => openCatalog(path, { readonly: true }),
+      /schema version 1, expected 2; open it once read-write/,
+    );
+    const notices: string[] = [];
+    openCatalog(path, { onNotice: (m) => notices.push(m) }).close();
+    assert.match(notices.join("\n"), /re-indexing the search of \d+ vacancy records/);
+    const after = openCatalog(path, { readonly: true });
+    assert.ok(expected.count > 0);
+    assert.deepEqual(allIds(after, "vacancies", q), expected);
+    after.close();
+  } finally {
+    await cleanup();
+  }
+});

@@ -47,9 +47,12 @@ export {
   Catalog,
   CatalogOpenError,
   type ListResult,
+  type ListWork,
+  type ListWorkResult,
   openCatalog,
   type OpenOptions,
 } from "./catalog.ts";
+export { ReaderPool, type ReaderPoolOptions } from "./readers.ts";
 export {
   type CollectionInfo,
   type CollectionName,

@@ -35,8 +35,11 @@ export interface ApiData extends Revisioned {
   agencies(): Uint8Array;
   /** One published record's JSON as UTF-8 bytes, or null. */
   get(collection: "agency" | ListCollection, id: number): Uint8Array | null;
-  /** One page, or null when the page number is past the last page. */
-  list(collection: ListCollection, req: ListRequest): ListPage | null;
+  /**
+   * One page, or null when the page number is past the last page (a promise
+   * when slow work runs elsewhere first).
+   */
+  list(collection: ListCollection, req: ListRequest): ListPage | null | Promise<ListPage | null>;
 }
 
 /** What the API routes need. */

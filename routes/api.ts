@@ -47,7 +47,7 @@ interface Resource {
   path: string;
   optionsName: string;
   /** `url` is the request's URL with the path Django would route (percent-decoded, re-escaped). */
-  get(req: Request, q: QueryPairs, match: URLPatternResult, url: URL): Body;
+  get(req: Request, q: QueryPairs, match: URLPatternResult, url: URL): Body | Promise<Body>;
 }
 
 /**
@@ -153,13 +153,13 @@ function canonicalUrl(url: URL): URL {
   return out;
 }
 
-function serve(
+async function serve(
   ctx: ApiContext,
   res: Resource,
   req: Request,
   match: URLPatternResult,
   url = new URL(req.url),
-): Response {
+): Promise<Response> {
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
   if (!neg.ok) return neg.response;
@@ -186,7 +186,7 @@ function serve(
   let hit = ctx.responseCache?.get(key, revision);
   if (!hit) {
     const v = validators(ctx.data, variant);
-    const out = res.get(req, q, match, url);
+    const out = await res.get(req, q, match, url);
     // Preconditions apply to a 200 only: `If-None-Match: *` on a missing record is still a 404.
     if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
     // Bodies stay UTF-8 bytes from SQLite to the socket; only pretty-printing decodes them.
@@ -222,13 +222,13 @@ function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPa
   return doc === null ? NOT_FOUND : { body: doc };
 }
 
-function list(
+async function list(
   ctx: ApiContext,
   collection: ListCollection,
   req: Request,
   q: QueryPairs,
   url: URL,
-): Body {
+): Promise<Body> {
   const filters = filtersOf(
     q,
     collection === "vacancy" ? vacancyFilterSchema : competitionFilterSchema,
@@ -256,7 +256,7 @@ function list(
     if (n === undefined || n < 1 || !Number.isSafeInteger(n)) return INVALID_PAGE;
     page = n;
   }
-  const result = ctx.data.list(collection, { ...query, page, pageSize });
+  const result = await ctx.data.list(collection, { ...query, page, pageSize });
   if (result === null) return INVALID_PAGE;
   const numPages = Math.max(1, Math.ceil(result.count / pageSize));
   const self = baseUrl(req, ctx) + url.pathname;

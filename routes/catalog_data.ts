@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Catalog, ListQuery } from "../data/mod.ts";
+import type { Catalog, ListQuery, ReaderPool } from "../data/mod.ts";
 import { joinBytes } from "./_bytes.ts";
 import type { ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 
@@ -18,14 +18,17 @@ const REVISION_TTL_MS = 5;
 const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000);
 
 /**
- * Wraps an opened catalogue.
+ * Wraps an opened catalogue. With `readers`, the slow part of a list request
+ * (a cold count, a deep page's id list) runs in a reader worker and the main
+ * thread answers other requests meanwhile; without, everything runs here.
  *
  * @example
  * ```ts
- * const data = catalogApiData(openCatalog("var/catalog.db", { readonly: true }));
+ * const path = "var/catalog.db";
+ * const data = catalogApiData(openCatalog(path, { readonly: true }), new ReaderPool({ path }));
  * ```
  */
-export function catalogApiData(catalog: Catalog): ApiData {
+export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData {
   let revision = "";
   let revisionAt = -Infinity;
   return {
@@ -33,14 +36,16 @@ export function catalogApiData(catalog: Catalog): ApiData {
     get(collection, id) {
       return catalog.getBytes(collection === "agency" ? "agencies" : COLLECTION[collection], id);
     },
-    list(collection: ListCollection, req: ListRequest): ListPage | null {
+    async list(collection: ListCollection, req: ListRequest): Promise<ListPage | null> {
       const name = COLLECTION[collection];
       const q = toQuery(req);
       let page = req.page;
       if (page === "last") {
+        await readers?.prepare(catalog, name, q);
         const count = catalog.count(name, q);
         page = Math.max(1, Math.ceil(count / req.pageSize));
       }
+      await readers?.prepare(catalog, name, { ...q, page });
       const { count, docs } = catalog.listBytes(name, { ...q, page });
       const numPages = Math.max(1, Math.ceil(count / req.pageSize));
       if (page > numPages) return null;

@@ -23,7 +23,11 @@ import { PREBUILT_DIR, writeWebMapBundle } from "../routes/webmap/bundle.ts";
 export const DEFAULT_OUTPUT = "var/dist/catalog-server";
 
 /** Modules started or imported by URL at run time, which `deno compile` cannot see. */
-export const RUNTIME_MODULES: readonly string[] = ["map/render/_worker.ts", "map/document/mod.ts"];
+export const RUNTIME_MODULES: readonly string[] = [
+  "map/render/_worker.ts",
+  "map/document/mod.ts",
+  "data/_reader_worker.ts",
+];
 
 /**
  * The `deno compile` arguments for a binary at `output` (paths relative to
