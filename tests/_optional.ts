@@ -19,7 +19,6 @@
  */
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** One reference implementation an optional test needs. */
 export interface Reference {
@@ -264,19 +263,21 @@ export function gdalReference(what: string, open: () => unknown): Reference {
   );
 }
 
-/** Folder of Esri's reference WSDLs: `$ESRI_REFERENCE_DIR`, else `../shared/spec/reference`. */
-export function esriReferenceDir(): string {
-  return Deno.env.get("ESRI_REFERENCE_DIR") ??
-    fileURLToPath(new URL("../../shared/spec/reference/", import.meta.url));
+/**
+ * Folder of Esri's reference WSDLs, from `$ESRI_REFERENCE_DIR`; undefined
+ * when it is not set (a clone has no copy of them: `.ci/run` points at one).
+ */
+export function esriReferenceDir(): string | undefined {
+  return Deno.env.get("ESRI_REFERENCE_DIR") || undefined;
 }
 
 /** Esri's ArcGIS 10.7 reference WSDLs (MapServer and Catalog). */
 export const ESRI_REFERENCE: Reference = reference(
   "Esri reference WSDLs",
-  "set ESRI_REFERENCE_DIR to the folder of esri-MapServer-10.7.wsdl and " +
-    "esri-Catalog-10.7.wsdl (default ../shared/spec/reference)",
+  "set ESRI_REFERENCE_DIR to the folder of esri-MapServer-10.7.wsdl and esri-Catalog-10.7.wsdl",
   () => {
     const dir = esriReferenceDir();
+    if (!dir) return "ESRI_REFERENCE_DIR is not set";
     const absent = ["esri-MapServer-10.7.wsdl", "esri-Catalog-10.7.wsdl"].filter((f) =>
       !existsSync(join(dir, f))
     );

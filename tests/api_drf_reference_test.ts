@@ -1,7 +1,7 @@
 /**
  * Differential test against the reference implementation: a real Django +
- * Django REST Framework application (tests/drf_reference/, configured as
- * shared/spec/drf-behaviour.md records the original service) serves the same
+ * Django REST Framework application (tests/drf_reference/, configured as the
+ * original service was) serves the same
  * SQLite records as our server, and every edge-case request below must get
  * the same status, Allow / Content-Type / Vary / Location / Content-Length
  * headers and body from both, except for the documented decisions in

@@ -105,7 +105,9 @@ function describeWsdl(
 }
 
 async function reference(file: string): Promise<ReturnType<typeof describeWsdl>> {
-  const text = await Deno.readTextFile(join(esriReferenceDir(), file));
+  const dir = esriReferenceDir();
+  if (!dir) throw new Error("ESRI_REFERENCE_DIR is not set"); // optionalTest skips first
+  const text = await Deno.readTextFile(join(dir, file));
   return describeWsdl(text.replaceAll("http://www.esri.com/schemas/ArcGIS/10.7", NS));
 }
 
