@@ -271,7 +271,10 @@ Deno.test({
         ["bbox=0,0,10,10&layers=only:0", /'layers'/],
         ["bbox=0,0,10,10&layerDefs=%7B%220%22:", /'layerDefs'/],
         ["bbox=0,0,10,10&layerDefs=5:id>1", /layer 5 does not exist/],
-        ["bbox=0,0,10,10&layerDefs=0:nope%20%3D%201", /nope/],
+        [
+          "bbox=0,0,10,10&layerDefs=0:nope%20%3D%201",
+          /^Invalid layerDefs for layer 0: .*nope/,
+        ],
         ["bbox=0,0,10,10&transparent=maybe", /'transparent'/],
       ];
       for (const [query, message] of cases) {

@@ -314,7 +314,7 @@ Deno.test({
         [{ ...point, layers: "all:9" }, /layer 9 does not exist/],
         [{ ...point, sr: "abc" }, /'sr'/],
         [{ ...point, sr: "999999" }, /999999/],
-        [{ ...point, layerDefs: "0:nope = 1" }, /nope/],
+        [{ ...point, layerDefs: "0:nope = 1" }, /^Invalid layerDefs for layer 0 .*nope/],
         [{ ...point, returnGeometry: "yes" }, /'returnGeometry'/],
       ];
       for (const [params, message] of identify) {

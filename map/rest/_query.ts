@@ -23,33 +23,8 @@ import {
   serviceOf,
 } from "./endpoint.ts";
 import { queryRequest } from "./_requests.ts";
-import { InvalidRequestError } from "../errors.ts";
-
-/** The operations' names of request members, and the REST parameter each comes from. */
-const PARAMETER_NAMES: readonly [RegExp, string][] = [
-  [/QueryFilter\/WhereClause/g, "where"],
-  [/QueryFilter\/PostfixClause/g, "orderByFields"],
-  [/QueryFilter\/PrefixClause/g, "returnDistinctValues"],
-  [/QueryFilter\/OutputSpatialReference/g, "outSR"],
-  [/\bSubFields\b/g, "outFields"],
-];
-
-/** A client error of the operations, worded with the REST parameter names. */
-function inRestTerms(e: InvalidRequestError): InvalidRequestError {
-  let message = e.message;
-  for (const [soap, rest] of PARAMETER_NAMES) message = message.replace(soap, rest);
-  return new InvalidRequestError(message, e.facts, e.details);
-}
 
 async function query(call: RestCall): Promise<unknown> {
-  try {
-    return await answerQuery(call);
-  } catch (e) {
-    throw e instanceof InvalidRequestError ? inRestTerms(e) : e;
-  }
-}
-
-async function answerQuery(call: RestCall): Promise<unknown> {
   const service = serviceOf(call);
   const frame = frameOf(call, service);
   const layer = layerOf(call, frame);

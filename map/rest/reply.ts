@@ -110,6 +110,29 @@ export function writeJson(value: unknown, opts: WriteOptions): RestReply {
   };
 }
 
+/**
+ * The operations name request members as the SOAP type table does; a REST
+ * client set REST parameters, so every client error is worded with those.
+ */
+const PARAMETER_NAMES: readonly [RegExp, string][] = [
+  [/QueryFilter\/WhereClause/g, "where"],
+  [/QueryFilter\/PostfixClause/g, "orderByFields"],
+  [/QueryFilter\/PrefixClause/g, "returnDistinctValues"],
+  [/QueryFilter\/OutputSpatialReference/g, "outSR"],
+  [/\bSubFields\b/g, "outFields"],
+  [
+    /LayerDescription (\d+): invalid DefinitionExpression/g,
+    "Invalid layerDefs for layer $1",
+  ],
+  [/LayerDescription\/DefinitionExpression/g, "layerDefs"],
+];
+
+/** A client error's message worded with the REST parameter names. */
+function inRestTerms(message: string): string {
+  for (const [soap, rest] of PARAMETER_NAMES) message = message.replace(soap, rest);
+  return message;
+}
+
 /** The ArcGIS REST error body of an exception, and whether it is the server's fault. */
 export function errorBody(
   err: unknown,
@@ -122,7 +145,7 @@ export function errorBody(
   }
   if (err instanceof InvalidRequestError) {
     return {
-      body: { error: { code: 400, message: err.message, details: err.details } },
+      body: { error: { code: 400, message: inRestTerms(err.message), details: err.details } },
       server: false,
     };
   }
