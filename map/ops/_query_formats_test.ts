@@ -3,7 +3,7 @@ import type { MapLayer } from "./types.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import type { Feature, FieldInfo } from "../types.ts";
 import { crc32, featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
-import { formatValue, selectColumns, valueToSoap } from "./_query_records.ts";
+import { fieldValue, formatValue, selectColumns } from "./_query_records.ts";
 import { applyShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import { optionalTest, UNZIP } from "../../tests/_optional.ts";
 import { unzipFirst } from "../../tests/_unzip.ts";
@@ -124,17 +124,13 @@ Deno.test("featureSetJson: Esri JSON with aliases, epoch dates and rings", () =>
   assert.equal(json.features[0].geometry.rings.length, 2);
 });
 
-Deno.test("valueToSoap types values by field, formatValue writes display strings", () => {
-  assert.deepEqual(valueToSoap(5, "Double"), { $xsd: "double", value: 5 });
-  assert.deepEqual(valueToSoap("12", "Integer"), { $xsd: "int", value: 12 });
-  assert.deepEqual(valueToSoap(2 ** 40, "Integer"), { $xsd: "long", value: 2 ** 40 });
-  assert.deepEqual(valueToSoap(3.9, "SmallInteger"), { $xsd: "short", value: 3 });
-  assert.deepEqual(valueToSoap(40000, "SmallInteger"), { $xsd: "int", value: 40000 });
-  assert.deepEqual(valueToSoap(1.5, "Single"), { $xsd: "float", value: 1.5 });
-  assert.deepEqual(valueToSoap("2024-02-29", "Date"), new Date(Date.UTC(2024, 1, 29)));
-  assert.equal(valueToSoap(12, "String"), "12");
-  assert.equal(valueToSoap(null, "Integer"), null);
-  assert.equal(valueToSoap("abc", "Double"), null);
+Deno.test("fieldValue coerces values to their field's type, formatValue writes display strings", () => {
+  assert.equal(fieldValue("12.7", "Integer"), 12);
+  assert.equal(fieldValue(true, "Double"), 1);
+  assert.deepEqual(fieldValue("2024-02-29", "Date"), new Date(Date.UTC(2024, 1, 29)));
+  assert.equal(fieldValue(12, "String"), "12");
+  assert.equal(fieldValue(null, "Integer"), null);
+  assert.equal(fieldValue("abc", "Double"), null);
   assert.equal(formatValue(null, "String"), "Null");
   assert.equal(formatValue(Date.UTC(2024, 1, 29, 13, 5), "Date"), "2024-02-29T13:05:00Z");
 });

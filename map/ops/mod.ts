@@ -7,6 +7,7 @@
 export {
   DEFAULT_LIMITS,
   layerExtent,
+  mapServerInfo,
   type ServiceLimits,
   serviceLimits,
   supportedImageFormatTypes,
@@ -28,7 +29,8 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
-export { type LayerColumns, layerColumns } from "./_query_records.ts";
+export { fieldValue, type LayerColumns, layerColumns } from "./_query_records.ts";
+export { geometryExtent } from "./_geometry_extent.ts";
 export {
   ESRI_GEOMETRY_TYPE,
   featureCollection,

@@ -15,7 +15,6 @@
  */
 import type { Feature } from "../types.ts";
 import type {
-  ArcgisObject,
   FeatureSetResult,
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
@@ -25,15 +24,16 @@ import type {
   OperationContext,
   QueryFeatureData2Request,
   QueryFeatureSetRequest,
+  QueryResult,
+  RecordSet,
 } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
-import type { SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
-import { layerColumns, recordSetToSoap } from "./_query_records.ts";
+import { layerColumns } from "./_query_records.ts";
 import { computeStatistics, planStatistics } from "./_query_statistics.ts";
 import {
   applyShapeOptions,
@@ -93,8 +93,8 @@ function count(t: Target): number {
   return countLayer(t.layer, t.parsed.query);
 }
 
-function ids(t: Target): SoapObject {
-  return { $type: "FIDSet", FIDArray: queryLayerIds(t.layer, t.parsed.query) };
+function ids(t: Target): number[] {
+  return queryLayerIds(t.layer, t.parsed.query);
 }
 
 /** A window of the ordered matches: `offset` skipped, at most `count` kept. */
@@ -194,13 +194,14 @@ export function queryFeatureSet(
   };
 }
 
-function recordSet(t: Target, ctx: OperationContext): SoapObject {
-  const selection = t.includeGeometry ? t.parsed.selection : {
-    ...t.parsed.selection,
-    geometry: false,
-    columns: t.parsed.selection.columns.filter((c) => c.type !== "Geometry"),
+function recordSet(t: Target, ctx: OperationContext): RecordSet {
+  const columns = t.parsed.selection.columns;
+  return {
+    geometryType: t.layer.geometryType,
+    fields: t.includeGeometry ? columns : columns.filter((c) => c.type !== "Geometry"),
+    features: features(t, ctx),
+    wkid: t.parsed.outWkid,
   };
-  return recordSetToSoap(t.layer, features(t, ctx), selection, { outWkid: t.parsed.outWkid });
 }
 
 /** Writes `bytes` into the output directory and returns its public URL. */
@@ -212,17 +213,21 @@ async function publish(ctx: OperationContext, bytes: Uint8Array, ext: string): P
 }
 
 /** QueryFeatureData2's result in the form QueryResultOptions.Format asks for. */
-async function queryResult(t: Target, format: string, ctx: OperationContext): Promise<SoapObject> {
+async function queryResult(
+  t: Target,
+  format: string,
+  ctx: OperationContext,
+): Promise<QueryResult> {
   switch (format) {
     case "esriQueryResultRecordSetAsObject":
-      return { $type: "QueryResult", URL: "", Object: recordSet(t, ctx) };
+      return { kind: "recordSet", recordSet: recordSet(t, ctx) };
     case "esriQueryResultJsonAsMime":
     case "esriQueryResultJsonAsURL": {
       const json = featureSetJson(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
       const bytes = new TextEncoder().encode(json);
       return format.endsWith("Mime")
-        ? { $type: "QueryResult", MimeData: bytes, URL: "", Object: null }
-        : { $type: "QueryResult", URL: await publish(ctx, bytes, "json"), Object: null };
+        ? { kind: "data", bytes }
+        : { kind: "url", url: await publish(ctx, bytes, "json") };
     }
     case "esriQueryResultKMLAsMime":
     case "esriQueryResultKMLAsURL": {
@@ -230,8 +235,8 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
       const kml = featuresKml(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
       const kmz = await zipSingleFile("doc.kml", new TextEncoder().encode(kml));
       return format.endsWith("Mime")
-        ? { $type: "QueryResult", MimeData: kmz, URL: "", Object: null }
-        : { $type: "QueryResult", URL: await publish(ctx, kmz, "kmz"), Object: null };
+        ? { kind: "data", bytes: kmz }
+        : { kind: "url", url: await publish(ctx, kmz, "kmz") };
     }
     default:
       throw new InvalidRequestError(
@@ -245,11 +250,11 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
 /** The layer query operations by their ArcGIS names, each with its request and result type. */
 export interface LayerQueryOperations {
   QueryFeatureCount: Operation<LayerQueryRequest, number>;
-  QueryFeatureIDs: Operation<LayerQueryRequest, ArcgisObject>;
-  QueryFeatureData: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureIDs: Operation<LayerQueryRequest, number[]>;
+  QueryFeatureData: Operation<LayerQueryRequest, RecordSet>;
   QueryFeatureCount2: Operation<LayerDescriptionQueryRequest, number>;
-  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, ArcgisObject>;
-  QueryFeatureData2: Operation<QueryFeatureData2Request, ArcgisObject>;
+  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, number[]>;
+  QueryFeatureData2: Operation<QueryFeatureData2Request, QueryResult>;
 }
 
 /**

@@ -70,7 +70,7 @@ function tileInfo(frame: MapFrame): Record<string, unknown> | null {
 
 async function documentInfo(call: RestCall, service: MapService): Promise<Record<string, string>> {
   const set = await METADATA_OPERATIONS.GetDocumentInfo({}, operationContext(call, service));
-  return Object.fromEntries(set.PropertyArray.map((p) => [p.Key, String(p.Value ?? "")]));
+  return Object.fromEntries(set.map((p) => [p.key, p.value]));
 }
 
 /** The service JSON of one map of a service. */
