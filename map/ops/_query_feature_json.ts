@@ -49,7 +49,7 @@ export type AttributesJson = Record<string, AttributeValue>;
 export interface EsriFeatureSetJson {
   displayFieldName: string;
   fieldAliases: Record<string, string>;
-  /** Absent for statistics rows, as the next three. */
+  /** Absent for statistics and distinct-value rows, as the next three. */
   objectIdFieldName?: string;
   globalIdFieldName?: string;
   geometryType?: string;
@@ -157,7 +157,7 @@ export function featureSetObject(
 ): EsriFeatureSetJson {
   const wkid = normalizeWkid(r.outWkid);
   const round = rounder(opts.geometryPrecision);
-  // Statistics rows are values, not features of the layer.
+  // Statistics and distinct-value rows are values, not features of the layer.
   const valuesOnly = r.objectIdField === undefined;
   return {
     displayFieldName: valuesOnly ? "" : r.layer.displayField,

@@ -151,7 +151,10 @@ function features(t: Target, ctx: OperationContext): Feature[] {
  * QueryFeatureSet (no SOAP operation has it; ArcGIS REST's query does): the
  * selection QueryFeatureData2 makes for the same LayerDescription and
  * filter, as a window (ResultOffset, ResultRecordCount, capped at
- * maxRecordCount) that says whether more match, or statistics over every match.
+ * maxRecordCount) that says whether more match, or statistics over every
+ * match. With a DISTINCT PrefixClause the rows are the distinct values of
+ * the selected fields alone (no object id, no shape), as ArcGIS REST
+ * `returnDistinctValues` answers.
  *
  * @example
  * ```ts ignore
@@ -183,6 +186,17 @@ export function queryFeatureSet(
   }
   const w = featureWindow(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
   const selection = t.parsed.selection;
+  if (t.parsed.distinct) {
+    // Distinct rows are values, not features: only the selected fields, no id and no shape.
+    return {
+      layer: t.layer,
+      fields: selection.columns.filter((c) => c.type !== "Geometry" && c.type !== "OID"),
+      features: w.features,
+      returnGeometry: false,
+      outWkid: t.parsed.outWkid,
+      exceededTransferLimit: w.exceeded,
+    };
+  }
   return {
     layer: t.layer,
     fields: selection.columns.filter((c) => c.type !== "Geometry"),

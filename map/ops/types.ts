@@ -227,7 +227,7 @@ export interface FeatureSetResult {
   layer: MapLayer;
   /** The attribute columns of `features`, in order (no shape column). */
   fields: FieldInfo[];
-  /** The object-id column's name; undefined for statistics rows. */
+  /** The object-id column's name; undefined for statistics and distinct-value rows. */
   objectIdField?: string;
   features: Feature[];
   /** Whether the features carry geometry (in `outWkid`). */

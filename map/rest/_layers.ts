@@ -58,7 +58,7 @@ export function layerJson(
       supportsPagination: true,
       supportsStatistics: true,
       supportsOrderBy: true,
-      supportsDistinct: false,
+      supportsDistinct: true,
       supportsQueryWithResultType: false,
     },
   };
