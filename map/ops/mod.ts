@@ -7,7 +7,6 @@
 export {
   DEFAULT_LIMITS,
   layerExtent,
-  mapServerInfo,
   type ServiceLimits,
   serviceLimits,
   supportedImageFormatTypes,
