@@ -7,7 +7,7 @@
  * @module
  */
 import type { AttributeValue, Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
-import type { FeatureSetResult } from "./types.ts";
+import type { RecordSet } from "./results.ts";
 import { normalizeWkid, projectGeometry, WGS84 } from "../geo/projection.ts";
 
 /** ArcGIS geometry type names by layer geometry type. */
@@ -143,8 +143,16 @@ function attributes(f: Feature, fields: readonly FieldInfo[]): AttributesJson {
   return Object.fromEntries(fields.map((c) => [c.name, attributeValue(f, c)]));
 }
 
+/** The attribute columns of rows, and whether the rows carry shapes (a shape column). */
+function attributeColumns(r: RecordSet): { fields: FieldInfo[]; withShapes: boolean } {
+  return {
+    fields: r.fields.filter((c) => c.type !== "Geometry"),
+    withShapes: r.fields.some((c) => c.type === "Geometry"),
+  };
+}
+
 /**
- * The Esri JSON FeatureSet of a query result (geometry already in `outWkid`).
+ * The Esri JSON FeatureSet of query rows (geometry already in their `wkid`).
  *
  * @example
  * ```ts ignore
@@ -152,26 +160,27 @@ function attributes(f: Feature, fields: readonly FieldInfo[]): AttributesJson {
  * ```
  */
 export function featureSetObject(
-  r: FeatureSetResult,
+  r: RecordSet,
   opts: FeatureJsonOptions = {},
 ): EsriFeatureSetJson {
-  const wkid = normalizeWkid(r.outWkid);
+  const wkid = normalizeWkid(r.wkid);
+  const { fields, withShapes } = attributeColumns(r);
   const round = rounder(opts.geometryPrecision);
   // Statistics and distinct-value rows are values, not features of the layer.
   const valuesOnly = r.objectIdField === undefined;
   return {
-    displayFieldName: valuesOnly ? "" : r.layer.displayField,
-    fieldAliases: Object.fromEntries(r.fields.map((c) => [c.name, c.alias || c.name])),
+    displayFieldName: valuesOnly ? "" : r.displayField,
+    fieldAliases: Object.fromEntries(fields.map((c) => [c.name, c.alias || c.name])),
     ...(valuesOnly ? {} : {
       objectIdFieldName: r.objectIdField,
       globalIdFieldName: "",
-      geometryType: ESRI_GEOMETRY_TYPE[r.layer.geometryType] ?? "esriGeometryPoint",
+      geometryType: ESRI_GEOMETRY_TYPE[r.geometryType] ?? "esriGeometryPoint",
       spatialReference: { wkid: wkid === 3857 ? 102100 : wkid, latestWkid: wkid },
     }),
-    fields: r.fields.map(fieldJson),
+    fields: fields.map(fieldJson),
     features: r.features.map((f) => ({
-      attributes: attributes(f, r.fields),
-      ...(r.returnGeometry && f.geometry ? { geometry: esriGeometry(f.geometry, round) } : {}),
+      attributes: attributes(f, fields),
+      ...(withShapes && f.geometry ? { geometry: esriGeometry(f.geometry, round) } : {}),
     })),
     ...(r.exceededTransferLimit ? { exceededTransferLimit: true as const } : {}),
   };
@@ -239,19 +248,20 @@ function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeom
  * ```
  */
 export function featureCollection(
-  r: FeatureSetResult,
+  r: RecordSet,
   opts: FeatureJsonOptions = {},
 ): GeoJsonFeatureCollection {
   const round = rounder(opts.geometryPrecision);
+  const { fields, withShapes } = attributeColumns(r);
   return {
     type: "FeatureCollection",
     features: r.features.map((f) => ({
       type: "Feature",
       id: f.id,
-      geometry: r.returnGeometry && f.geometry
-        ? geoJsonGeometry(projectGeometry(f.geometry, r.outWkid, WGS84), round)
+      geometry: withShapes && f.geometry
+        ? geoJsonGeometry(projectGeometry(f.geometry, r.wkid, WGS84), round)
         : null,
-      properties: attributes(f, r.fields),
+      properties: attributes(f, fields),
     })),
     ...(r.exceededTransferLimit ? { exceededTransferLimit: true as const } : {}),
   };

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { MapLayer } from "./types.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import type { Feature, FieldInfo } from "../types.ts";
-import { crc32, featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { crc32, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featureSetObject } from "./_query_feature_json.ts";
 import { fieldValue, formatValue, selectColumns } from "./_query_records.ts";
 import { applyShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import { optionalTest, UNZIP } from "../../tests/_optional.ts";
@@ -109,9 +110,17 @@ Deno.test("featuresKml projects Web Mercator geometry to WGS 84", () => {
   assert.ok(Math.abs(Number(m[1]) - 180) < 1e-9 && Math.abs(Number(m[2])) < 1e-9, m[0]);
 });
 
-Deno.test("featureSetJson: Esri JSON with aliases, epoch dates and rings", () => {
+Deno.test("featureSetObject: Esri JSON with aliases, epoch dates and rings", () => {
   const l = layer("Polygon");
-  const json = JSON.parse(featureSetJson(l, [DONUT], selectColumns(l, "*"), 102100));
+  const json = JSON.parse(JSON.stringify(featureSetObject({
+    geometryType: "Polygon",
+    displayField: "name",
+    fields: selectColumns(l, "*").columns,
+    objectIdField: "fid",
+    features: [DONUT],
+    wkid: 102100,
+    exceededTransferLimit: false,
+  })));
   assert.equal(json.displayFieldName, "name");
   assert.deepEqual(json.spatialReference, { wkid: 102100, latestWkid: 3857 });
   assert.equal(json.geometryType, "esriGeometryPolygon");

@@ -15,7 +15,6 @@
  */
 import type { Feature } from "../types.ts";
 import type {
-  FeatureSetResult,
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
   MapFrame,
@@ -41,7 +40,8 @@ import {
   type ShapeOptions,
   shapeOptionsOf,
 } from "./_query_shape_options.ts";
-import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featureSetObject } from "./_query_feature_json.ts";
 
 /** A layer query resolved from a request. */
 interface Target {
@@ -148,6 +148,24 @@ function features(t: Target, ctx: OperationContext): Feature[] {
 }
 
 /**
+ * A window of the matches with the selected columns (the shape column only
+ * when the rows carry shapes): what QueryFeatureData returns.
+ */
+function recordSet(t: Target, ctx: OperationContext, window: Partial<Window> = {}): RecordSet {
+  const w = featureWindow(t, ctx, window);
+  const columns = t.parsed.selection.columns;
+  return {
+    geometryType: t.layer.geometryType,
+    displayField: t.layer.displayField,
+    fields: t.includeGeometry ? columns : columns.filter((c) => c.type !== "Geometry"),
+    objectIdField: layerColumns(t.layer).oid.name,
+    features: w.features,
+    wkid: t.parsed.outWkid,
+    exceededTransferLimit: w.exceeded,
+  };
+}
+
+/**
  * QueryFeatureSet (no SOAP operation has it; ArcGIS REST's query does): the
  * selection QueryFeatureData2 makes for the same LayerDescription and
  * filter, as a window (ResultOffset, ResultRecordCount, capped at
@@ -162,12 +180,8 @@ function features(t: Target, ctx: OperationContext): Feature[] {
  * page.exceededTransferLimit; // true when more than 100 + maxRecordCount match
  * ```
  */
-export function queryFeatureSet(
-  req: QueryFeatureSetRequest,
-  ctx: OperationContext,
-): FeatureSetResult {
+export function queryFeatureSet(req: QueryFeatureSetRequest, ctx: OperationContext): RecordSet {
   const t = byDescription(req, ctx);
-  const cols = layerColumns(t.layer);
   if (req.OutStatistics && req.OutStatistics.length > 0) {
     const plan = planStatistics(t.layer, req.OutStatistics, req.GroupByFieldsForStatistics);
     const rows = queryLayer(t.layer, {
@@ -176,45 +190,21 @@ export function queryFeatureSet(
       returnGeometry: false,
     });
     return {
-      layer: t.layer,
+      geometryType: t.layer.geometryType,
+      displayField: t.layer.displayField,
       fields: plan.fields,
       features: computeStatistics(rows, plan, req.StatisticsOrderBy),
-      returnGeometry: false,
-      outWkid: t.parsed.outWkid,
+      wkid: t.parsed.outWkid,
       exceededTransferLimit: false,
     };
   }
-  const w = featureWindow(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
-  const selection = t.parsed.selection;
-  if (t.parsed.distinct) {
-    // Distinct rows are values, not features: only the selected fields, no id and no shape.
-    return {
-      layer: t.layer,
-      fields: selection.columns.filter((c) => c.type !== "Geometry" && c.type !== "OID"),
-      features: w.features,
-      returnGeometry: false,
-      outWkid: t.parsed.outWkid,
-      exceededTransferLimit: w.exceeded,
-    };
-  }
+  const rows = recordSet(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
+  if (!t.parsed.distinct) return rows;
+  // Distinct rows are values, not features: only the selected fields, no id and no shape.
   return {
-    layer: t.layer,
-    fields: selection.columns.filter((c) => c.type !== "Geometry"),
-    objectIdField: cols.oid.name,
-    features: w.features,
-    returnGeometry: selection.geometry && t.includeGeometry && t.parsed.query.returnGeometry,
-    outWkid: t.parsed.outWkid,
-    exceededTransferLimit: w.exceeded,
-  };
-}
-
-function recordSet(t: Target, ctx: OperationContext): RecordSet {
-  const columns = t.parsed.selection.columns;
-  return {
-    geometryType: t.layer.geometryType,
-    fields: t.includeGeometry ? columns : columns.filter((c) => c.type !== "Geometry"),
-    features: features(t, ctx),
-    wkid: t.parsed.outWkid,
+    ...rows,
+    fields: rows.fields.filter((c) => c.type !== "Geometry" && c.type !== "OID"),
+    objectIdField: undefined,
   };
 }
 
@@ -237,7 +227,7 @@ async function queryResult(
       return { kind: "recordSet", recordSet: recordSet(t, ctx) };
     case "esriQueryResultJsonAsMime":
     case "esriQueryResultJsonAsURL": {
-      const json = featureSetJson(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
+      const json = JSON.stringify(featureSetObject(recordSet(t, ctx)));
       const bytes = new TextEncoder().encode(json);
       return format.endsWith("Mime")
         ? { kind: "data", bytes }

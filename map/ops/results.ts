@@ -86,16 +86,23 @@ export interface MapServerInfo {
 }
 
 /**
- * Rows of a layer query (QueryFeatureData): the columns in result order
- * (the shape column among them when shapes are returned) and the features,
- * geometry in `wkid`.
+ * Rows of a layer query: the features QueryFeatureData and a REST query
+ * return (or statistics or distinct-value rows), with their columns.
  */
 export interface RecordSet {
   /** Geometry type of the layer the rows come from. */
   geometryType: LayerGeometryType;
+  /** The layer's display field. */
+  displayField: string;
+  /** Columns in result order, the shape column among them when the rows carry shapes. */
   fields: FieldInfo[];
+  /** The object-id column's name; undefined for statistics and distinct-value rows. */
+  objectIdField?: string;
   features: Feature[];
+  /** WKID of the features' geometry. */
   wkid: Wkid;
+  /** More rows match than this window holds. */
+  exceededTransferLimit: boolean;
 }
 
 /** QueryFeatureData2: rows, or the rows encoded (JSON, KMZ) as data or at a URL. */

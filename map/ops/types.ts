@@ -15,7 +15,6 @@ import type { Renderer } from "../render/pool.ts";
 import type { OutputFolder } from "../render/output.ts";
 import type { TileCaches } from "../tiles/mod.ts";
 import type { EsriUnits } from "../geo/units.ts";
-import type { Feature, FieldInfo } from "../types.ts";
 import type {
   ImageDescription,
   ImageDisplay,
@@ -220,19 +219,4 @@ export interface QueryFeatureSetRequest extends LayerDescriptionQueryRequest {
   GroupByFieldsForStatistics?: string[];
   /** Order of statistics rows: group or statistic field names (features use PostfixClause). */
   StatisticsOrderBy?: { field: string; descending: boolean }[];
-}
-
-/** QueryFeatureSet's answer: features (or statistics rows) with their columns. */
-export interface FeatureSetResult {
-  layer: MapLayer;
-  /** The attribute columns of `features`, in order (no shape column). */
-  fields: FieldInfo[];
-  /** The object-id column's name; undefined for statistics and distinct-value rows. */
-  objectIdField?: string;
-  features: Feature[];
-  /** Whether the features carry geometry (in `outWkid`). */
-  returnGeometry: boolean;
-  outWkid: number;
-  /** More features match than this window holds. */
-  exceededTransferLimit: boolean;
 }
