@@ -23,7 +23,7 @@ import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import { watchLauncher } from "./routes/launcher_watch.ts";
-import { frameTiling, parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
+import { parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
 import { documentRenderPool, GcBudget, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
@@ -174,7 +174,10 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       ...homeRoutes(services.map((s) => ({
         name: s.name,
         description: s.description,
-        tiled: s.maps.some((m) => frameTiling(m)?.scheme.wkid === 3857),
+        maps: [
+          s.defaultMapName,
+          ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
+        ],
       }))),
       ...arcgisRoutes({
         maps,

@@ -15,8 +15,8 @@ import { type WebMapAssets, WebMapBundle } from "./webmap/bundle.ts";
 export interface HomeService {
   name: string;
   description: string;
-  /** Whether the service has a tiled (Web Mercator) map the viewer can show. */
-  tiled: boolean;
+  /** Names of the service's maps, its default map first (the page picks one by their service JSON). */
+  maps: string[];
 }
 
 /** Options of {@link homeRoutes}. */
@@ -39,7 +39,7 @@ function escapeHtml(s: string): string {
  *
  * @example
  * ```ts
- * const routes = homeRoutes([{ name: "Recruitment", description: "", tiled: true }]);
+ * const routes = homeRoutes([{ name: "Recruitment", description: "", maps: ["Layers", "WebMercator"] }]);
  * ```
  */
 export function homeRoutes(services: readonly HomeService[], options: HomeOptions = {}): Route[] {
@@ -96,13 +96,13 @@ function scriptJson(value: unknown): string {
 }
 
 function homePage(services: readonly HomeService[]): string {
-  const shown = services.find((s) => s.tiled) ?? services[0];
+  const shown = services[0];
   const list = services.map((s) =>
     `<li><b>${escapeHtml(s.name)}</b> ${escapeHtml(s.description)}: ` +
     `<a href="/arcgis/services/${encodeURIComponent(s.name)}/MapServer?wsdl">WSDL</a>, ` +
     `<a href="/arcgis/rest/services/${encodeURIComponent(s.name)}/MapServer?f=pjson">REST</a></li>`
   ).join("");
-  const config: WebMapConfig | null = shown ? { service: shown.name, tiled: shown.tiled } : null;
+  const config: WebMapConfig | null = shown ? { service: shown.name, maps: shown.maps } : null;
   const script = config
     ? `<script type="application/json" id="webmap-config">${scriptJson(config)}</script>
 <script type="module" src="${WEBMAP_SCRIPT}" onerror="var s=document.getElementById('status');s.hidden=false;s.textContent='The map script could not be loaded (the server log says why).'"></script>`

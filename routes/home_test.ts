@@ -8,7 +8,7 @@ const css = new TextEncoder().encode(".ol-viewport{}\n");
 
 function app(bundle: WebMapBundle, name = "Recruitment") {
   return createRouter(
-    homeRoutes([{ name, description: "d", tiled: true }], { bundle }),
+    homeRoutes([{ name, description: "d", maps: ["Layers", "WebMercator"] }], { bundle }),
     () => new Response("fallback", { status: 404 }),
   );
 }
@@ -19,7 +19,10 @@ Deno.test("the page carries the map's configuration and loads the bundle from th
   assert.equal(res.headers.get("content-type"), "text/html; charset=utf-8");
   const html = await res.text();
   const config = html.match(/<script type="application\/json" id="webmap-config">(.*?)<\/script>/);
-  assert.deepEqual(JSON.parse(config![1]), { service: "Recruitment", tiled: true });
+  assert.deepEqual(JSON.parse(config![1]), {
+    service: "Recruitment",
+    maps: ["Layers", "WebMercator"],
+  });
   assert.match(html, new RegExp(`<script type="module" src="${WEBMAP_SCRIPT}"`));
   assert.match(html, new RegExp(`<link rel="stylesheet" href="${WEBMAP_STYLE}">`));
   assert.doesNotMatch(html, /https?:\/\//, "nothing from another host");

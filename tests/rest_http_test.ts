@@ -53,6 +53,7 @@ serverTest("REST service JSON shows the default map, its layers, extents and lim
   assert.equal(body.capabilities, "Map,Query,Data");
   assert.equal(body.maxRecordCount, 1000);
   assert.equal(body.maxImageWidth, 4096);
+  assert.equal(body.maxImageHeight, 4096);
   assert.match(body.supportedImageFormatTypes, /PNG32/);
   assert.equal(body.documentInfo.Title, "Recruitment");
   assert.equal(body.fullExtent.xmin, -180);

@@ -293,6 +293,38 @@ restTest(
 );
 
 restTest(
+  "REST query returnDistinctValues: only the outFields' distinct values, no object id or shape",
+  async (s) => {
+    const distinct = (params: Record<string, string>) =>
+      query(s, `${FIXTURE}/1`, { returnDistinctValues: "true", ...params });
+    const { body } = await distinct({ outFields: "KIND", orderByFields: "KIND" });
+    assert.deepEqual(body.features, [
+      { attributes: { KIND: "rectangle" } },
+      { attributes: { KIND: "square" } },
+    ]);
+    assert.deepEqual(body.fields.map((f: Any) => f.name), ["KIND"]);
+    assert.deepEqual(body.fieldAliases, { KIND: "Kind" });
+    assert.equal(body.objectIdFieldName, undefined);
+    assert.equal(body.geometryType, undefined);
+    // Without the flag the same question keeps the object id and the shapes.
+    const plain = (await query(s, `${FIXTURE}/1`, { outFields: "KIND" })).body;
+    assert.equal(plain.features.length, 3);
+    assert.equal(plain.objectIdFieldName, "fid");
+    // Two fields: distinct pairs; GeoJSON rows carry the values alone too.
+    const pairs = (await distinct({ outFields: "KIND,NAME", where: "KIND = 'square'" })).body;
+    assert.deepEqual(pairs.features.map((f: Any) => Object.keys(f.attributes)), [
+      ["NAME", "KIND"],
+      ["NAME", "KIND"],
+    ]);
+    const gj = (await distinct({ outFields: "KIND", f: "geojson" })).body;
+    assert.deepEqual(gj.features.map((f: Any) => [f.properties, f.geometry]), [
+      [{ KIND: "square" }, null],
+      [{ KIND: "rectangle" }, null],
+    ]);
+  },
+);
+
+restTest(
   "REST query geometry forms, spatial relations, outSR, precision and GeoJSON",
   async (s) => {
     const count = async (layer: number, params: Record<string, string>) =>

@@ -13,7 +13,7 @@ import { InvalidRequestError } from "../errors.ts";
 import { findLayer, toWkid } from "./_query_map_state.ts";
 import type { GraphicElement, LayerDescription, MapFrame } from "./types.ts";
 import type { Extent, Geometry } from "../types.ts";
-import { geometryExtent } from "./_geometry_xml.ts";
+import { geometryExtent } from "./_geometry_extent.ts";
 
 /** Symbols of graphic elements that carry none (ArcGIS-like black and grey). */
 export const DEFAULT_GRAPHIC_SYMBOLS: Record<"marker" | "line" | "fill", SymbolSpec> = {

@@ -11,15 +11,16 @@
  *
  * @module
  */
-import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import type {
-  ArcgisObject,
+  CacheControlInfo,
   CacheLayerRequest,
   MapFrame,
   MapNameRequest,
   Operation,
   OperationContext,
+  TileCacheInfo,
+  TileImageInfo,
   TileRequest,
 } from "./types.ts";
 import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
@@ -91,9 +92,11 @@ async function mapTile(req: TileRequest, ctx: OperationContext): Promise<Uint8Ar
 /** The tile-cache operations by their ArcGIS names, each with its request and result type. */
 export interface TileOperations {
   HasSingleFusedMapCache: Operation<MapNameRequest, boolean>;
-  GetTileCacheInfo: Operation<MapNameRequest, ArcgisObject>;
-  GetTileImageInfo: Operation<MapNameRequest, ArcgisObject>;
-  GetCacheControlInfo: Operation<MapNameRequest, ArcgisObject>;
+  /** Null for a map without a cache. */
+  GetTileCacheInfo: Operation<MapNameRequest, TileCacheInfo | null>;
+  /** Null for a map without a cache. */
+  GetTileImageInfo: Operation<MapNameRequest, TileImageInfo | null>;
+  GetCacheControlInfo: Operation<MapNameRequest, CacheControlInfo>;
   GetMapTile: Operation<TileRequest, Uint8Array>;
   HasLayerCache: Operation<CacheLayerRequest, boolean>;
   GetLayerTile: Operation<MapNameRequest, Uint8Array>;
@@ -117,37 +120,30 @@ export const TILE_OPERATIONS: TileOperations = {
   GetTileCacheInfo(req, ctx) {
     const frame = findMap(ctx.service, req.MapName);
     const t = frameTiling(frame);
-    // An uncached map answers with the required members only ("all properties are null").
-    if (!t) return { TileCols: 0, TileRows: 0, DPI: 0 };
+    if (!t) return null;
     const s = t.scheme;
     return {
-      SpatialReference: esriSpatialReference(frame.wkid),
-      TileOrigin: { $type: "PointN", X: s.originX, Y: s.originY },
-      TileCols: s.tileSize,
-      TileRows: s.tileSize,
-      DPI: s.dpi,
-      LODInfos: s.lods.map((l) => ({
-        LevelID: l.level,
-        Scale: l.scale,
-        Resolution: l.resolution,
-      })),
-      PreciseDPI: s.dpi,
+      wkid: frame.wkid,
+      origin: [s.originX, s.originY],
+      tileSizePx: s.tileSize,
+      dpi: s.dpi,
+      lods: s.lods,
     };
   },
 
   GetTileImageInfo(req, ctx) {
     const t = frameTiling(findMap(ctx.service, req.MapName));
-    if (!t) return { CacheTileFormat: "", CompressionQuality: 0, Antialiasing: "" };
+    if (!t) return null;
     return {
-      CacheTileFormat: FORMAT_NAMES[t.format],
-      CompressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
-      Antialiasing: "true",
+      format: FORMAT_NAMES[t.format],
+      compressionQuality: t.format === "jpg" || t.format === "jpgpng" ? t.quality : 0,
+      antialiasing: true,
     };
   },
 
   GetCacheControlInfo(req, ctx) {
     findMap(ctx.service, req.MapName);
-    return { ClientCachingAllowed: true };
+    return { clientCachingAllowed: true };
   },
 
   GetMapTile: mapTile,

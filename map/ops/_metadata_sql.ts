@@ -7,37 +7,33 @@
  * @module
  */
 import { SQL_SYNTAX as ENGINE } from "../query/mod.ts";
-import type { SoapObject } from "./_geometry_xml.ts";
+import type { Property, SqlSyntaxInfo } from "./results.ts";
 
 /** Clauses QueryFilter.PrefixClause / PostfixClause accept (map/ops query filter). */
 const CLAUSES = ["DISTINCT", "ORDER BY"];
 const CLAUSE_KEYWORDS = ["DISTINCT", "ORDER", "BY", "ASC", "DESC"];
 
-function propertySet(entries: [string, string][]): SoapObject {
-  return {
-    $type: "PropertySet",
-    PropertyArray: entries.map(([Key, Value]) => ({ $type: "PropertySetProperty", Key, Value })),
-  };
+function properties(entries: [string, string][]): Property<string>[] {
+  return entries.map(([key, value]) => ({ key, value }));
 }
 
 /** The SQLSyntaxInfo every layer reports (all sources share one dialect). */
-export const SQL_SYNTAX: SoapObject = {
-  $type: "SQLSyntaxInfo",
+export const SQL_SYNTAX: SqlSyntaxInfo = {
   // Keys follow the ArcObjects esriSQLFunctionName / esriSQLSpecialCharacters names; the value
   // is the function's name as a where clause writes it.
-  FunctionNames: propertySet(ENGINE.functions.map((f) => [f.esriKey, f.name])),
-  SpecialCharacters: propertySet([
+  functionNames: properties(ENGINE.functions.map((f) => [f.esriKey, f.name])),
+  specialCharacters: properties([
     ["esriSQL_WildcardManyMatch", ENGINE.specialCharacters.wildcardMany],
     ["esriSQL_WildcardSingleMatch", ENGINE.specialCharacters.wildcardSingle],
     ["esriSQL_DelimitedIdentifierPrefix", ENGINE.specialCharacters.identifierQuote],
     ["esriSQL_DelimitedIdentifierSuffix", ENGINE.specialCharacters.identifierQuote],
   ]),
-  SupportedPredicates: [...ENGINE.supportedPredicates],
-  SupportedClauses: [...new Set([...ENGINE.supportedClauses, ...CLAUSES])],
-  IdentifierCase: ENGINE.identifierCase,
-  DelimitedIdentifierCase: ENGINE.delimitedIdentifierCase,
-  StringComparisonCase: ENGINE.stringComparisonCase,
-  Keywords: [...new Set([...ENGINE.keywords, ...CLAUSE_KEYWORDS])],
-  InvalidCharacters: ENGINE.invalidCharacters,
-  InvalidStartingCharacters: ENGINE.invalidStartingCharacters,
+  supportedPredicates: [...ENGINE.supportedPredicates],
+  supportedClauses: [...new Set([...ENGINE.supportedClauses, ...CLAUSES])],
+  identifierCase: ENGINE.identifierCase,
+  delimitedIdentifierCase: ENGINE.delimitedIdentifierCase,
+  stringComparisonCase: ENGINE.stringComparisonCase,
+  keywords: [...new Set([...ENGINE.keywords, ...CLAUSE_KEYWORDS])],
+  invalidCharacters: ENGINE.invalidCharacters,
+  invalidStartingCharacters: ENGINE.invalidStartingCharacters,
 };

@@ -6,9 +6,9 @@
  */
 import type { Position } from "../types.ts";
 import type {
-  ArcgisObject,
   ComputeDistanceRequest,
   FromMapPointsRequest,
+  MapPoints,
   MapViewRequest,
   Operation,
   ScreenPoints,
@@ -16,16 +16,14 @@ import type {
 } from "./types.ts";
 import { toMap, toScreen } from "../geo/display.ts";
 import { computeDistance } from "../geo/geodesic.ts";
-import { esriSpatialReference } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { geometryToSoap } from "./_geometry_xml.ts";
 import { findMap, mapStateFrom, toWkid } from "./_query_map_state.ts";
 
 /** The coordinate operations by their ArcGIS names, each with its request and result type. */
 export interface CoordinateOperations {
   ComputeScale: Operation<MapViewRequest, number>;
   ComputeDistance: Operation<ComputeDistanceRequest, number>;
-  ToMapPoints: Operation<ToMapPointsRequest, ArcgisObject>;
+  ToMapPoints: Operation<ToMapPointsRequest, MapPoints>;
   FromMapPoints: Operation<FromMapPointsRequest, ScreenPoints>;
 }
 
@@ -63,7 +61,7 @@ const toMapPoints: CoordinateOperations["ToMapPoints"] = (req, ctx) => {
     );
   }
   const points = xs.map((x, i) => toMap(state.display!, [x, ys[i]]));
-  return geometryToSoap({ type: "Multipoint", points }, esriSpatialReference(state.wkid));
+  return { geometry: { type: "Multipoint", points }, wkid: state.wkid };
 };
 
 /** FromMapPoints: map points to rounded pixel coordinates of the aspect-adjusted image. */
@@ -71,17 +69,15 @@ const fromMapPoints: CoordinateOperations["FromMapPoints"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
     requireDisplay: true,
   });
-  if (req.MapPoints === undefined) {
-    return { ScreenXValues: [], ScreenYValues: [] };
-  }
+  if (req.MapPoints === undefined) return [];
   const g = toWkid(req.MapPoints.geometry, req.MapPoints.wkid, state.wkid);
   const points: Position[] = g.type === "Multipoint"
     ? g.points
     : g.type === "Point"
     ? [[g.x, g.y]]
     : [];
-  const screen = points.map((p, i) => {
-    const px = toScreen(state.display!, p).map(Math.round);
+  return points.map((p, i): Position => {
+    const px = toScreen(state.display!, p).map(Math.round) as Position;
     // Pixels travel as xs:int.
     if (!px.every((v) => Number.isFinite(v) && Math.abs(v) <= 2147483647)) {
       throw new InvalidRequestError(
@@ -90,10 +86,6 @@ const fromMapPoints: CoordinateOperations["FromMapPoints"] = (req, ctx) => {
     }
     return px;
   });
-  return {
-    ScreenXValues: screen.map((s) => s[0]),
-    ScreenYValues: screen.map((s) => s[1]),
-  };
 };
 
 /**

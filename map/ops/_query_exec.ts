@@ -10,7 +10,7 @@ import type { WhereNode } from "../query/ast.ts";
 import type { FeatureQuery } from "../sources/source.ts";
 import type { MapLayer } from "./types.ts";
 import { type SpatialRelation, spatialRelation } from "../geo/relate.ts";
-import { geometryExtent } from "./_geometry_xml.ts";
+import { geometryExtent } from "./_geometry_extent.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 
 /** A spatial condition, with the query geometry in the layer source's spatial reference. */

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
-import type { FeatureSetResult } from "./types.ts";
+import type { AttributeValue, Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
+import type { RecordSet } from "./results.ts";
 import { normalizeWkid, projectGeometry, WGS84 } from "../geo/projection.ts";
 
 /** ArcGIS geometry type names by layer geometry type. */
@@ -17,6 +17,66 @@ export const ESRI_GEOMETRY_TYPE: Readonly<Record<string, string>> = {
   Polyline: "esriGeometryPolyline",
   Polygon: "esriGeometryPolygon",
 };
+
+/** An ArcGIS JSON field description. */
+export interface EsriFieldJson {
+  name: string;
+  /** esriFieldTypeString, esriFieldTypeOID, ... */
+  type: string;
+  alias: string;
+  /** Text fields only. */
+  length?: number;
+}
+
+/** ArcGIS JSON geometry (without its spatial reference). */
+export type EsriGeometryJson =
+  | { x: number; y: number }
+  | { points: Position[] }
+  | { paths: Position[][] }
+  | { rings: Position[][] }
+  | { xmin: number; ymin: number; xmax: number; ymax: number };
+
+/** ArcGIS REST `{wkid, latestWkid}`. */
+export interface EsriSpatialReferenceJson {
+  wkid: number;
+  latestWkid: number;
+}
+
+/** Attribute values by field name (JSON values: dates as epoch milliseconds). */
+export type AttributesJson = Record<string, AttributeValue>;
+
+/** The Esri JSON FeatureSet of a query (REST `query?f=json`). */
+export interface EsriFeatureSetJson {
+  displayFieldName: string;
+  fieldAliases: Record<string, string>;
+  /** Absent for statistics and distinct-value rows, as the next three. */
+  objectIdFieldName?: string;
+  globalIdFieldName?: string;
+  geometryType?: string;
+  spatialReference?: EsriSpatialReferenceJson;
+  fields: EsriFieldJson[];
+  features: { attributes: AttributesJson; geometry?: EsriGeometryJson }[];
+  exceededTransferLimit?: true;
+}
+
+/** GeoJSON geometry (RFC 7946). */
+export type GeoJsonGeometry =
+  | { type: "Point"; coordinates: Position }
+  | { type: "MultiPoint" | "LineString"; coordinates: Position[] }
+  | { type: "MultiLineString" | "Polygon"; coordinates: Position[][] }
+  | { type: "MultiPolygon"; coordinates: Position[][][] };
+
+/** An RFC 7946 FeatureCollection of a query (REST `query?f=geojson`). */
+export interface GeoJsonFeatureCollection {
+  type: "FeatureCollection";
+  features: {
+    type: "Feature";
+    id: number;
+    geometry: GeoJsonGeometry | null;
+    properties: AttributesJson;
+  }[];
+  exceededTransferLimit?: true;
+}
 
 /** Options of the writers. */
 export interface FeatureJsonOptions {
@@ -40,7 +100,7 @@ function rounder(digits: number | undefined): (p: Position) => Position {
  * // { name: "title", type: "esriFieldTypeString", alias: "Title", length: 255 }
  * ```
  */
-export function fieldJson(c: FieldInfo): Record<string, unknown> {
+export function fieldJson(c: FieldInfo): EsriFieldJson {
   return {
     name: c.name,
     type: `esriFieldType${c.type}`,
@@ -49,7 +109,7 @@ export function fieldJson(c: FieldInfo): Record<string, unknown> {
   };
 }
 
-function esriGeometry(g: Geometry, r: (p: Position) => Position): Record<string, unknown> {
+function esriGeometry(g: Geometry, r: (p: Position) => Position): EsriGeometryJson {
   switch (g.type) {
     case "Point": {
       const [x, y] = r([g.x, g.y]);
@@ -68,7 +128,7 @@ function esriGeometry(g: Geometry, r: (p: Position) => Position): Record<string,
   }
 }
 
-function attributeValue(f: Feature, field: FieldInfo): unknown {
+function attributeValue(f: Feature, field: FieldInfo): AttributeValue {
   if (field.type === "OID") return f.id;
   const v = f.attributes[field.name];
   if (v === undefined) return null;
@@ -79,12 +139,20 @@ function attributeValue(f: Feature, field: FieldInfo): unknown {
   return v;
 }
 
-function attributes(f: Feature, fields: readonly FieldInfo[]): Record<string, unknown> {
+function attributes(f: Feature, fields: readonly FieldInfo[]): AttributesJson {
   return Object.fromEntries(fields.map((c) => [c.name, attributeValue(f, c)]));
 }
 
+/** The attribute columns of rows, and whether the rows carry shapes (a shape column). */
+function attributeColumns(r: RecordSet): { fields: FieldInfo[]; withShapes: boolean } {
+  return {
+    fields: r.fields.filter((c) => c.type !== "Geometry"),
+    withShapes: r.fields.some((c) => c.type === "Geometry"),
+  };
+}
+
 /**
- * The Esri JSON FeatureSet of a query result (geometry already in `outWkid`).
+ * The Esri JSON FeatureSet of query rows (geometry already in their `wkid`).
  *
  * @example
  * ```ts ignore
@@ -92,27 +160,29 @@ function attributes(f: Feature, fields: readonly FieldInfo[]): Record<string, un
  * ```
  */
 export function featureSetObject(
-  r: FeatureSetResult,
+  r: RecordSet,
   opts: FeatureJsonOptions = {},
-): Record<string, unknown> {
-  const wkid = normalizeWkid(r.outWkid);
+): EsriFeatureSetJson {
+  const wkid = normalizeWkid(r.wkid);
+  const { fields, withShapes } = attributeColumns(r);
   const round = rounder(opts.geometryPrecision);
-  const statistics = r.objectIdField === undefined;
+  // Statistics and distinct-value rows are values, not features of the layer.
+  const valuesOnly = r.objectIdField === undefined;
   return {
-    displayFieldName: statistics ? "" : r.layer.displayField,
-    fieldAliases: Object.fromEntries(r.fields.map((c) => [c.name, c.alias || c.name])),
-    ...(statistics ? {} : {
+    displayFieldName: valuesOnly ? "" : r.displayField,
+    fieldAliases: Object.fromEntries(fields.map((c) => [c.name, c.alias || c.name])),
+    ...(valuesOnly ? {} : {
       objectIdFieldName: r.objectIdField,
       globalIdFieldName: "",
-      geometryType: ESRI_GEOMETRY_TYPE[r.layer.geometryType] ?? "esriGeometryPoint",
+      geometryType: ESRI_GEOMETRY_TYPE[r.geometryType] ?? "esriGeometryPoint",
       spatialReference: { wkid: wkid === 3857 ? 102100 : wkid, latestWkid: wkid },
     }),
-    fields: r.fields.map(fieldJson),
+    fields: fields.map(fieldJson),
     features: r.features.map((f) => ({
-      attributes: attributes(f, r.fields),
-      ...(r.returnGeometry && f.geometry ? { geometry: esriGeometry(f.geometry, round) } : {}),
+      attributes: attributes(f, fields),
+      ...(withShapes && f.geometry ? { geometry: esriGeometry(f.geometry, round) } : {}),
     })),
-    ...(r.exceededTransferLimit ? { exceededTransferLimit: true } : {}),
+    ...(r.exceededTransferLimit ? { exceededTransferLimit: true as const } : {}),
   };
 }
 
@@ -147,7 +217,7 @@ function polygons(rings: readonly Position[][]): Position[][][] {
   return out;
 }
 
-function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): Record<string, unknown> {
+function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeometry {
   switch (g.type) {
     case "Point":
       return { type: "Point", coordinates: r([g.x, g.y]) };
@@ -178,20 +248,21 @@ function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): Record<stri
  * ```
  */
 export function featureCollection(
-  r: FeatureSetResult,
+  r: RecordSet,
   opts: FeatureJsonOptions = {},
-): Record<string, unknown> {
+): GeoJsonFeatureCollection {
   const round = rounder(opts.geometryPrecision);
+  const { fields, withShapes } = attributeColumns(r);
   return {
     type: "FeatureCollection",
     features: r.features.map((f) => ({
       type: "Feature",
       id: f.id,
-      geometry: r.returnGeometry && f.geometry
-        ? geoJsonGeometry(projectGeometry(f.geometry, r.outWkid, WGS84), round)
+      geometry: withShapes && f.geometry
+        ? geoJsonGeometry(projectGeometry(f.geometry, r.wkid, WGS84), round)
         : null,
-      properties: attributes(f, r.fields),
+      properties: attributes(f, fields),
     })),
-    ...(r.exceededTransferLimit ? { exceededTransferLimit: true } : {}),
+    ...(r.exceededTransferLimit ? { exceededTransferLimit: true as const } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Turns a SOAP `QueryFilter` / `SpatialFilter` (§5.6) into a
+ * Turns a typed `QueryFilter` (a SOAP QueryFilter / SpatialFilter, §5.6, or a REST query) into a
  * {@link LayerQuery}: where clause and definition expressions parsed and
  * field-checked into one syntax tree, FIDSet, filter geometry projected to
  * the source's spatial reference, SubFields, OutputSpatialReference, and

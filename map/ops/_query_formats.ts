@@ -1,36 +1,15 @@
 /**
- * The non-object QueryFeatureData2 result formats (§5.6): Esri JSON
- * FeatureSet bytes and KMZ (zipped KML, WGS 84), returned as MIME data or
- * written to the output directory and returned as a URL.
+ * The KMZ result format of QueryFeatureData2 (§5.6: zipped KML, WGS 84),
+ * returned as MIME data or written to the output directory and returned as
+ * a URL; its Esri JSON form is `_query_feature_json.ts`'s.
  *
  * @module
  */
 import type { Feature, Geometry, Position } from "../types.ts";
 import type { MapLayer } from "./types.ts";
 import { projectGeometry, WGS84 } from "../geo/projection.ts";
-import { type ColumnSelection, formatValue, layerColumns } from "./_query_records.ts";
-import { envelopePolygon, featureSetObject, signedArea } from "./_query_feature_json.ts";
-
-/**
- * Esri JSON FeatureSet (the REST query form) of `features`, whose geometry
- * is already in `outWkid`.
- */
-export function featureSetJson(
-  layer: MapLayer,
-  features: readonly Feature[],
-  selection: ColumnSelection,
-  outWkid: number,
-): string {
-  return JSON.stringify(featureSetObject({
-    layer,
-    fields: selection.columns.filter((c) => c.type !== "Geometry"),
-    objectIdField: layerColumns(layer).oid.name,
-    features: [...features],
-    returnGeometry: selection.geometry,
-    outWkid,
-    exceededTransferLimit: false,
-  }));
-}
+import { type ColumnSelection, formatValue } from "./_query_records.ts";
+import { envelopePolygon, signedArea } from "./_query_feature_json.ts";
 
 function xml(text: string): string {
   return text.replace(

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import type { MapLayer } from "./types.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import type { Feature, FieldInfo } from "../types.ts";
-import { crc32, featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
-import { formatValue, selectColumns, valueToSoap } from "./_query_records.ts";
+import { crc32, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featureSetObject } from "./_query_feature_json.ts";
+import { fieldValue, formatValue, selectColumns } from "./_query_records.ts";
 import { applyShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import { optionalTest, UNZIP } from "../../tests/_optional.ts";
 import { unzipFirst } from "../../tests/_unzip.ts";
@@ -109,9 +110,17 @@ Deno.test("featuresKml projects Web Mercator geometry to WGS 84", () => {
   assert.ok(Math.abs(Number(m[1]) - 180) < 1e-9 && Math.abs(Number(m[2])) < 1e-9, m[0]);
 });
 
-Deno.test("featureSetJson: Esri JSON with aliases, epoch dates and rings", () => {
+Deno.test("featureSetObject: Esri JSON with aliases, epoch dates and rings", () => {
   const l = layer("Polygon");
-  const json = JSON.parse(featureSetJson(l, [DONUT], selectColumns(l, "*"), 102100));
+  const json = JSON.parse(JSON.stringify(featureSetObject({
+    geometryType: "Polygon",
+    displayField: "name",
+    fields: selectColumns(l, "*").columns,
+    objectIdField: "fid",
+    features: [DONUT],
+    wkid: 102100,
+    exceededTransferLimit: false,
+  })));
   assert.equal(json.displayFieldName, "name");
   assert.deepEqual(json.spatialReference, { wkid: 102100, latestWkid: 3857 });
   assert.equal(json.geometryType, "esriGeometryPolygon");
@@ -124,17 +133,13 @@ Deno.test("featureSetJson: Esri JSON with aliases, epoch dates and rings", () =>
   assert.equal(json.features[0].geometry.rings.length, 2);
 });
 
-Deno.test("valueToSoap types values by field, formatValue writes display strings", () => {
-  assert.deepEqual(valueToSoap(5, "Double"), { $xsd: "double", value: 5 });
-  assert.deepEqual(valueToSoap("12", "Integer"), { $xsd: "int", value: 12 });
-  assert.deepEqual(valueToSoap(2 ** 40, "Integer"), { $xsd: "long", value: 2 ** 40 });
-  assert.deepEqual(valueToSoap(3.9, "SmallInteger"), { $xsd: "short", value: 3 });
-  assert.deepEqual(valueToSoap(40000, "SmallInteger"), { $xsd: "int", value: 40000 });
-  assert.deepEqual(valueToSoap(1.5, "Single"), { $xsd: "float", value: 1.5 });
-  assert.deepEqual(valueToSoap("2024-02-29", "Date"), new Date(Date.UTC(2024, 1, 29)));
-  assert.equal(valueToSoap(12, "String"), "12");
-  assert.equal(valueToSoap(null, "Integer"), null);
-  assert.equal(valueToSoap("abc", "Double"), null);
+Deno.test("fieldValue coerces values to their field's type, formatValue writes display strings", () => {
+  assert.equal(fieldValue("12.7", "Integer"), 12);
+  assert.equal(fieldValue(true, "Double"), 1);
+  assert.deepEqual(fieldValue("2024-02-29", "Date"), new Date(Date.UTC(2024, 1, 29)));
+  assert.equal(fieldValue(12, "String"), "12");
+  assert.equal(fieldValue(null, "Integer"), null);
+  assert.equal(fieldValue("abc", "Double"), null);
   assert.equal(formatValue(null, "String"), "Null");
   assert.equal(formatValue(Date.UTC(2024, 1, 29, 13, 5), "Date"), "2024-02-29T13:05:00Z");
 });

@@ -40,7 +40,7 @@ import { displayMetersPerUnit } from "../geo/units.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
-import { geometryExtent } from "./_geometry_xml.ts";
+import { geometryExtent } from "./_geometry_extent.ts";
 
 /** Per-layer state after applying a LayerDescription. */
 export interface LayerState {

@@ -1,16 +1,13 @@
 /**
- * Field lists and value encoding for query results: `SubFields` parsing,
- * RecordSet `Fields`/`Records` with the xsi:type of every value as ArcGIS
- * writes it, and the string `Properties` of Find/Identify results.
+ * Field lists and values of query results: `SubFields` parsing, attribute
+ * values coerced to their field's type, and the display text of the
+ * properties Find and Identify report.
  *
  * @module
  */
 import type { AttributeValue, Feature, FieldInfo, FieldType, Geometry } from "../types.ts";
-import type { MapLayer } from "./types.ts";
-import { esriSpatialReference } from "../geo/projection.ts";
+import type { MapLayer, Property } from "./types.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { ESRI_GEOMETRY_TYPE } from "./_query_feature_json.ts";
-import { geometryToSoap, type SoapObject } from "./_geometry_xml.ts";
 
 /** Name used for the geometry column when the layer's field list has none. */
 const DEFAULT_SHAPE_FIELD = "Shape";
@@ -123,43 +120,6 @@ export function selectColumns(layer: MapLayer, subFields: string | undefined): C
   };
 }
 
-const FIELD_LENGTH: Readonly<Record<FieldType, number>> = {
-  OID: 4,
-  SmallInteger: 2,
-  Integer: 4,
-  Single: 4,
-  Double: 8,
-  String: 0,
-  Date: 8,
-  Geometry: 0,
-};
-
-/** A `Field` object of a RecordSet's `Fields/FieldArray`. */
-export function fieldToSoap(f: FieldInfo, layer: MapLayer, outWkid: number): SoapObject {
-  const field: SoapObject = {
-    Name: f.name,
-    Type: `esriFieldType${f.type}`,
-    IsNullable: f.type === "OID" ? false : f.nullable,
-    Length: f.type === "String" ? f.length : FIELD_LENGTH[f.type],
-    Precision: 0,
-    Scale: 0,
-    Required: f.type === "OID" || f.type === "Geometry",
-    Editable: f.type !== "OID",
-    DomainFixed: false,
-  };
-  if (f.type === "Geometry") {
-    field.GeometryDef = {
-      AvgNumPoints: 0,
-      GeometryType: ESRI_GEOMETRY_TYPE[layer.geometryType] ?? "esriGeometryPoint",
-      HasM: false,
-      HasZ: false,
-      SpatialReference: esriSpatialReference(outWkid),
-    };
-  }
-  field.AliasName = f.alias || f.name;
-  return field;
-}
-
 /** Epoch milliseconds (or an ISO date string) as a Date, or null when unreadable. */
 function toDate(v: AttributeValue): Date | null {
   if (typeof v === "number") return Number.isFinite(v) ? new Date(v) : null;
@@ -178,37 +138,28 @@ function toNumber(v: AttributeValue): number | null {
 }
 
 /**
- * An attribute value in the anyType convention of the encoder, typed by
- * the field: OID/Integer -> int, SmallInteger -> short, Single -> float,
- * Double -> double (forced, so 5.0 stays a double), String -> string,
- * Date -> dateTime; null (or an unreadable value) -> xsi:nil.
+ * An attribute value as its field's type holds it: OID, Integer and
+ * SmallInteger -> a whole number, Single and Double -> a number, Date -> a
+ * Date, String -> text; null for nulls, unreadable values and shapes.
+ *
+ * @example
+ * ```ts ignore
+ * fieldValue("12.7", "Integer"); // 12
+ * fieldValue("2024-02-29", "Date"); // 2024-02-29T00:00:00.000Z
+ * ```
  */
-export function valueToSoap(v: AttributeValue, type: FieldType): unknown {
+export function fieldValue(v: AttributeValue, type: FieldType): number | string | Date | null {
   if (v === null || v === undefined) return null;
   switch (type) {
     case "OID":
-    case "Integer": {
-      const n = toNumber(v);
-      if (n === null) return null;
-      const i = Math.trunc(n);
-      // 64-bit keys of some GeoPackages do not fit xs:int; anyType lets them travel as xs:long.
-      return { $xsd: Math.abs(i) <= 2147483647 ? "int" : "long", value: i };
-    }
+    case "Integer":
     case "SmallInteger": {
       const n = toNumber(v);
-      if (n === null) return null;
-      // SQLite does not enforce SMALLINT; a wider value is written with the smallest type that holds it.
-      const i = Math.trunc(n);
-      return {
-        $xsd: Math.abs(i) <= 32767 ? "short" : Math.abs(i) <= 2147483647 ? "int" : "long",
-        value: i,
-      };
+      return n === null ? null : Math.trunc(n);
     }
     case "Single":
-    case "Double": {
-      const n = toNumber(v);
-      return n === null ? null : { $xsd: type === "Single" ? "float" : "double", value: n };
-    }
+    case "Double":
+      return toNumber(v);
     case "Date":
       return toDate(v);
     case "String":
@@ -216,33 +167,6 @@ export function valueToSoap(v: AttributeValue, type: FieldType): unknown {
     case "Geometry":
       return null;
   }
-}
-
-/** Options of {@linkcode recordSetToSoap}. */
-export interface RecordSetOptions {
-  /** WKID the features' geometry is in (already projected). */
-  outWkid: number;
-}
-
-/**
- * A `RecordSet` (Fields + Records) of `features` restricted to `selection`.
- * Geometry values carry the `*N` type of the shape.
- */
-export function recordSetToSoap(
-  layer: MapLayer,
-  features: readonly Feature[],
-  selection: ColumnSelection,
-  opts: RecordSetOptions,
-): SoapObject {
-  const fieldArray = selection.columns.map((f) => fieldToSoap(f, layer, opts.outWkid));
-  const records = features.map((feat) => ({
-    Values: selection.columns.map((f) => {
-      if (f.type === "Geometry") return feat.geometry ? geometryToSoap(feat.geometry) : null;
-      if (f.type === "OID") return valueToSoap(feat.id, "OID");
-      return valueToSoap(feat.attributes[f.name] ?? null, f.type);
-    }),
-  }));
-  return { $type: "RecordSet", Fields: { FieldArray: fieldArray }, Records: records };
 }
 
 /** A value as the display string Find and Identify report (ArcGIS writes "Null" for nulls). */
@@ -263,19 +187,20 @@ function shapeLabel(g: Geometry | null): string {
 }
 
 /**
- * A `PropertySet` of every column of `feature` as strings, keyed by alias
- * (or by field name when `byName`), in layer order.
+ * Every column of `feature` as display text, keyed by alias (or by field
+ * name when `byName`), in layer order: what Find and Identify report.
  */
-export function propertiesToSoap(layer: MapLayer, feature: Feature, byName = false): SoapObject {
-  const cols = layerColumns(layer);
-  return {
-    PropertyArray: cols.all.map((f) => ({
-      Key: byName ? f.name : (f.alias || f.name),
-      Value: f.type === "Geometry"
-        ? shapeLabel(feature.geometry)
-        : f.type === "OID"
-        ? String(feature.id)
-        : formatValue(feature.attributes[f.name] ?? null, f.type),
-    })),
-  };
+export function featureProperties(
+  layer: MapLayer,
+  feature: Feature,
+  byName = false,
+): Property<string>[] {
+  return layerColumns(layer).all.map((f) => ({
+    key: byName ? f.name : (f.alias || f.name),
+    value: f.type === "Geometry"
+      ? shapeLabel(feature.geometry)
+      : f.type === "OID"
+      ? String(feature.id)
+      : formatValue(feature.attributes[f.name] ?? null, f.type),
+  }));
 }

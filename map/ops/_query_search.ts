@@ -8,11 +8,14 @@
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type {
-  ArcgisObject,
   FindRequest,
+  FindResult,
+  HyperlinkResult,
   IdentifyRequest,
+  IdentifyResult,
   MapLayer,
   Operation,
+  Property,
   QueryHyperlinksRequest,
 } from "./types.ts";
 import { combineWhere } from "../query/mod.ts";
@@ -22,7 +25,7 @@ import { geometryDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
-import { geometryExtent, geometryToSoap, type SoapObject } from "./_geometry_xml.ts";
+import { geometryExtent } from "./_geometry_extent.ts";
 import {
   isLayerVisible,
   type LayerState,
@@ -30,7 +33,7 @@ import {
   mapStateFrom,
   toWkid,
 } from "./_query_map_state.ts";
-import { findColumn, formatValue, layerColumns, propertiesToSoap } from "./_query_records.ts";
+import { featureProperties, findColumn, formatValue, layerColumns } from "./_query_records.ts";
 import { MAX_LIKE_PATTERN, parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
 import { applyShapeOptions } from "./_query_shape_options.ts";
@@ -169,9 +172,9 @@ function findCandidates(
 
 /** The map-wide search operations by their ArcGIS names, each with its request and result type. */
 export interface SearchOperations {
-  Find: Operation<FindRequest, ArcgisObject[]>;
-  Identify: Operation<IdentifyRequest, ArcgisObject[]>;
-  QueryHyperlinks: Operation<QueryHyperlinksRequest, ArcgisObject[]>;
+  Find: Operation<FindRequest, FindResult[]>;
+  Identify: Operation<IdentifyRequest, IdentifyResult[]>;
+  QueryHyperlinks: Operation<QueryHyperlinksRequest, HyperlinkResult[]>;
 }
 
 /** Find (§2): text search over the fields of several layers. */
@@ -203,7 +206,7 @@ const find: SearchOperations["Find"] = (req, ctx) => {
     }
   }
   const max = serviceLimits(ctx.service).maxRecordCount;
-  const results: SoapObject[] = [];
+  const results: FindResult[] = [];
   for (const ls of layers) {
     if (results.length >= max) break;
     const layer = ls.layer;
@@ -216,16 +219,16 @@ const find: SearchOperations["Find"] = (req, ctx) => {
       const h = firstMatch(f, fields, text, contains);
       if (!h) continue;
       results.push({
-        Value: h.value,
-        LayerID: layer.id,
-        FeatureID: f.id,
-        FieldName: h.field.name,
-        Shape: ls.includeGeometry && f.geometry
-          ? geometryToSoap(
-            applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
-          )
-          : undefined,
-        Properties: propertiesToSoap(layer, f, ls.returnFieldNames),
+        layerId: layer.id,
+        featureId: f.id,
+        fieldName: h.field.name,
+        value: h.value,
+        properties: featureProperties(layer, f, ls.returnFieldNames),
+        ...(ls.includeGeometry && f.geometry
+          ? {
+            shape: applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
+          }
+          : {}),
       });
     }
   }
@@ -259,7 +262,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
   if (!box) return [];
   const searchBox = expand(box, tol);
   const max = serviceLimits(ctx.service).maxRecordCount;
-  const results: SoapObject[] = [];
+  const results: IdentifyResult[] = [];
   for (const ls of state.layers) {
     if (results.length >= max) break;
     if (ids && !ids.has(ls.layer.id)) continue;
@@ -292,16 +295,15 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
     const features = [...found.values()].sort((a, b) => a.id - b.id).slice(0, limit);
     for (const f of features) {
       const g = projected.get(f.id);
-      const properties = propertiesToSoap(layer, f, ls.returnFieldNames);
+      const name = displayName(layer, f);
+      const properties = featureProperties(layer, f, ls.returnFieldNames);
       results.push({
-        LayerID: layer.id,
-        Name: displayName(layer, f),
-        Properties: properties,
-        Shape: ls.includeGeometry && g
-          ? geometryToSoap(applyShapeOptions(g, ls.shapeOptions))
-          : undefined,
-        HTMLPopup: withPopup ? htmlPopup(layer, displayName(layer, f), properties) : undefined,
-        FeatureID: f.id,
+        layerId: layer.id,
+        featureId: f.id,
+        name,
+        properties,
+        ...(ls.includeGeometry && g ? { shape: applyShapeOptions(g, ls.shapeOptions) } : {}),
+        ...(withPopup ? { htmlPopup: htmlPopup(layer, name, properties) } : {}),
       });
     }
     if (topmost && features.length > 0) break;
@@ -314,9 +316,9 @@ function escapeHtml(text: string): string {
 }
 
 /** The HTML popup of an identified feature: its name and a table of its properties. */
-function htmlPopup(layer: MapLayer, name: string, properties: SoapObject): string {
-  const rows = (properties.PropertyArray as { Key: string; Value: string }[])
-    .map((p) => `<tr><th>${escapeHtml(p.Key)}</th><td>${escapeHtml(p.Value)}</td></tr>`)
+function htmlPopup(layer: MapLayer, name: string, properties: Property<string>[]): string {
+  const rows = properties
+    .map((p) => `<tr><th>${escapeHtml(p.key)}</th><td>${escapeHtml(p.value)}</td></tr>`)
     .join("");
   return `<div class="esriPopup"><h3>${escapeHtml(name)}</h3><p>${escapeHtml(layer.name)}</p>` +
     `<table>${rows}</table></div>`;
@@ -337,7 +339,7 @@ const queryHyperlinks: SearchOperations["QueryHyperlinks"] = (req, ctx) => {
   checkLayerIds(state, ids);
   const extent = state.display ? state.display.visibleExtent : state.extent;
   const max = serviceLimits(ctx.service).maxRecordCount;
-  const results: SoapObject[] = [];
+  const results: HyperlinkResult[] = [];
   for (const ls of state.layers) {
     if (results.length >= max) break;
     const layer = ls.layer;
@@ -363,8 +365,7 @@ const queryHyperlinks: SearchOperations["QueryHyperlinks"] = (req, ctx) => {
     for (const f of features) {
       const url = String(f.attributes[field.name] ?? "").trim();
       if (url === "" || !f.geometry) continue;
-      const [x, y] = anchor(project(f.geometry, layer, state.wkid));
-      results.push({ Location: { $type: "PointN", X: x, Y: y }, URL: url });
+      results.push({ location: anchor(project(f.geometry, layer, state.wkid)), url });
     }
   }
   return results;

@@ -11,7 +11,6 @@
  * @module
  */
 import { rendererClasses } from "../document/renderer.ts";
-import { esriSpatialReference } from "../geo/projection.ts";
 import {
   defaultScaleBar,
   extensionOf,
@@ -23,20 +22,22 @@ import {
 import { InvalidRequestError } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {
-  ArcgisObject,
   ExportMapImageRequest,
   ExportScaleBarRequest,
   GetLegendInfo2Request,
   GetLegendInfoRequest,
   ImageDisplay,
+  ImageResult,
   ImageType,
+  LegendClassInfo,
+  LegendInfo,
   LegendPatch,
   MapFrame,
+  MapImageResult,
   MapService,
   Operation,
   OperationContext,
 } from "./types.ts";
-import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap, isLayerVisible, mapStateFrom } from "./_query_map_state.ts";
 import { serviceLimits } from "./metadata.ts";
 import { graphicsOf, layerOverrides } from "./_draw_request.ts";
@@ -79,25 +80,25 @@ function imageTypeOf(type: ImageType | undefined, fallback: OutputFormat): Image
   return { format: type?.ImageFormat ?? fallback, returnUrl: type?.ImageReturnType === "URL" };
 }
 
-/** ImageData or ImageURL of an encoded image, per the ImageType's return type. */
+/** The bytes or the URL of an encoded image, per the ImageType's return type. */
 async function imagePayload(
   ctx: OperationContext,
   type: ImageTypeSpec,
   kind: "map" | "leg" | "sb",
   bytes: Uint8Array,
   mime: string,
-): Promise<{ ImageData?: Uint8Array; ImageURL: string }> {
-  if (!type.returnUrl) return { ImageData: bytes, ImageURL: "" };
+): Promise<{ data?: Uint8Array; url: string }> {
+  if (!type.returnUrl) return { data: bytes, url: "" };
   const name = await ctx.output.write(ctx.outputDir, kind, extensionOf(mime), bytes);
-  return { ImageURL: `${ctx.outputUrl}/${name}` };
+  return { url: `${ctx.outputUrl}/${name}` };
 }
 
 /** The drawing operations by their ArcGIS names, each with its request and result type. */
 export interface DrawOperations {
-  ExportMapImage: Operation<ExportMapImageRequest, ArcgisObject>;
-  ExportScaleBar: Operation<ExportScaleBarRequest, ArcgisObject>;
-  GetLegendInfo: Operation<GetLegendInfoRequest, ArcgisObject[]>;
-  GetLegendInfo2: Operation<GetLegendInfo2Request, ArcgisObject[]>;
+  ExportMapImage: Operation<ExportMapImageRequest, MapImageResult>;
+  ExportScaleBar: Operation<ExportScaleBarRequest, ImageResult>;
+  GetLegendInfo: Operation<GetLegendInfoRequest, LegendInfo[]>;
+  GetLegendInfo2: Operation<GetLegendInfo2Request, LegendInfo[]>;
 }
 
 const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
@@ -135,13 +136,14 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
   }, () => state.frame);
   return {
     ...(await imagePayload(ctx, type, "map", result.bytes, result.mime)),
-    Extent: envelopeToSoap(result.extent, esriSpatialReference(state.wkid)),
-    VisibleLayerIDs: result.visibleLayerIds,
-    MapScale: result.scale,
-    ImageHeight: result.heightPx,
-    ImageWidth: result.widthPx,
-    ImageDPI: result.dpi,
-    ImageType: result.mime,
+    widthPx: result.widthPx,
+    heightPx: result.heightPx,
+    dpi: result.dpi,
+    mime: result.mime,
+    extent: result.extent,
+    wkid: state.wkid,
+    visibleLayerIds: result.visibleLayerIds,
+    scale: result.scale,
   };
 };
 
@@ -172,10 +174,10 @@ const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
   });
   return {
     ...(await imagePayload(ctx, type, "sb", img.bytes, img.mime)),
-    ImageHeight: size.h,
-    ImageWidth: size.w,
-    ImageDPI: size.dpi,
-    ImageType: img.mime,
+    widthPx: size.w,
+    heightPx: size.h,
+    dpi: size.dpi,
+    mime: img.mime,
   };
 };
 
@@ -192,14 +194,14 @@ function patchOf(v: LegendPatch | undefined, format: OutputFormat): PatchSpec {
   };
 }
 
-/** Legend infos of `layerIds` (all layers when empty) as MapServerLegendInfo objects. */
+/** Legend infos of `layerIds`, each layer once. */
 async function legendInfos(
   ctx: OperationContext,
   frame: MapFrame,
   layerIds: number[],
   patchValue: LegendPatch | undefined,
   imageType: ImageType | undefined,
-): Promise<SoapObject[]> {
+): Promise<LegendInfo[]> {
   const type = imageTypeOf(imageType, "png32");
   const patch = patchOf(patchValue, type.format);
   // Each layer once, whatever the request repeats.
@@ -213,28 +215,28 @@ async function legendInfos(
     : [];
   const { w, h } = patchPixels(patch);
   let k = 0;
-  const out: SoapObject[] = [];
+  const out: LegendInfo[] = [];
   for (const [i, layer] of layers.entries()) {
     const r = layer.renderer;
-    const legendClasses: SoapObject[] = [];
+    const legendClasses: LegendClassInfo[] = [];
     for (const c of classes[i]) {
       const s = swatches[k++];
       legendClasses.push({
-        Label: c.label,
-        Description: c.description,
-        SymbolImage: {
+        label: c.label,
+        description: c.description,
+        image: {
           ...(await imagePayload(ctx, type, "leg", s.bytes, s.mime)),
-          ImageHeight: h,
-          ImageWidth: w,
-          ImageDPI: patch.dpi,
-          ImageType: s.mime,
+          widthPx: w,
+          heightPx: h,
+          dpi: patch.dpi,
+          mime: s.mime,
         },
       });
     }
     out.push({
-      LayerID: layer.id,
-      Name: layer.name,
-      LegendGroups: [{ Heading: r.type === "simple" ? "" : r.field, LegendClasses: legendClasses }],
+      layerId: layer.id,
+      name: layer.name,
+      groups: [{ heading: r.type === "simple" ? "" : r.field, classes: legendClasses }],
     });
   }
   return out;

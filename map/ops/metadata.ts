@@ -8,25 +8,25 @@
  */
 import type { Extent } from "../types.ts";
 import type {
-  ArcgisObject,
   EmptyRequest,
   GetMapNameRequest,
+  LayerInfo,
   MapFrame,
   MapLayer,
   MapLayerRequest,
   MapNameRequest,
+  MapServerInfo,
   MapService,
   Operation,
-  PropertySet,
-  PropertySetProperty,
+  Property,
+  SqlSyntaxInfo,
 } from "./types.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { esriSpatialReference, projectExtent } from "../geo/projection.ts";
+import { projectExtent } from "../geo/projection.ts";
 import { SUPPORTED_ESRI_FORMATS } from "../render/encode.ts";
 import { frameTiling } from "../tiles/mod.ts";
-import { envelopeToSoap, type SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
-import { fieldToSoap, layerColumns } from "./_query_records.ts";
+import { layerColumns } from "./_query_records.ts";
 import { SQL_SYNTAX } from "./_metadata_sql.ts";
 
 /** Limits of a service, reported by GetServiceConfigurationInfo and enforced by the operations. */
@@ -75,21 +75,6 @@ export function supportedImageFormatTypes(): string[] {
   return SUPPORTED_ESRI_FORMATS.map((f) => f.replace(/^esriImage/, ""));
 }
 
-function rgb([r, g, b]: readonly number[], alpha = 255): SoapObject {
-  return {
-    $type: "RgbColor",
-    UseWindowsDithering: true,
-    AlphaValue: alpha,
-    Red: r,
-    Green: g,
-    Blue: b,
-  };
-}
-
-function envelope(e: Extent, wkid: number): SoapObject {
-  return envelopeToSoap(e, esriSpatialReference(wkid));
-}
-
 /**
  * A layer's extent in the map's spatial reference, or null when the layer is empty or unprojectable.
  *
@@ -108,40 +93,24 @@ export function layerExtent(layer: MapLayer, frame: MapFrame): Extent | null {
   }
 }
 
-function layerInfo(layer: MapLayer, frame: MapFrame): SoapObject {
+function layerInfo(layer: MapLayer, frame: MapFrame): LayerInfo {
   const cols = layerColumns(layer);
-  const extent = layerExtent(layer, frame);
   return {
-    $type: "MapLayerInfo",
-    LayerID: layer.id,
-    Name: layer.name,
-    Description: layer.description,
-    LayerType: "Feature Layer",
-    SourceDescription: sourceDescription(layer),
-    HasLabels: layer.labels !== undefined,
-    CanSelect: true,
-    CanScaleSymbols: false,
-    MinScale: layer.minScale,
-    MaxScale: layer.maxScale,
-    Extent: extent ? envelope(extent, frame.wkid) : undefined,
-    HasHyperlinks: !!layer.hyperlinkField,
-    HasAttributes: true,
-    CanIdentify: true,
-    CanFind: true,
-    IsFeatureLayer: true,
-    Fields: { FieldArray: cols.all.map((f) => fieldToSoap(f, layer, frame.wkid)) },
-    DisplayField: layer.displayField,
-    IDField: cols.oid.name,
-    IsComposite: false,
-    ParentLayerID: -1,
-    FieldAliases: cols.all.map((f) => f.alias || f.name),
-    CopyrightText: layer.copyrightText ?? "",
-    SupportsTime: false,
-    HasAttachments: false,
-    HTMLPopupType: "esriServerHTMLPopupTypeNone",
-    HasLayerDrawingDescription: false,
-    HasSubtype: false,
-    CanModifyDrawingDescription: false,
+    id: layer.id,
+    name: layer.name,
+    description: layer.description,
+    sourceDescription: sourceDescription(layer),
+    geometryType: layer.geometryType,
+    hasLabels: layer.labels !== undefined,
+    minScale: layer.minScale,
+    maxScale: layer.maxScale,
+    extent: layerExtent(layer, frame),
+    hasHyperlinks: !!layer.hyperlinkField,
+    fields: cols.all,
+    displayField: layer.displayField,
+    idField: cols.oid.name,
+    copyrightText: layer.copyrightText ?? "",
+    defaultVisible: layer.visible,
   };
 }
 
@@ -159,91 +128,39 @@ function sourceDescription(layer: MapLayer): string {
   return `${kind ? kind + " " : ""}${layer.geometryType} Feature Class`;
 }
 
-/** The LayerDescription a client gets in DefaultMapDescription and sends back edited. */
-function layerDescription(layer: MapLayer): SoapObject {
-  return {
-    $type: "LayerDescription",
-    LayerID: layer.id,
-    Visible: layer.visible,
-    ShowLabels: true,
-    ScaleSymbols: false,
-    SelectionColor: rgb([0, 255, 255]),
-    SetSelectionSymbol: false,
-    SelectionBufferDistance: 0,
-    ShowSelectionBuffer: false,
-    // The service's own definition query always applies; clients add theirs here.
-    DefinitionExpression: "",
-    SourceID: "",
-    LayerResultOptions: {
-      IncludeGeometry: true,
-      ReturnFieldNamesInResults: false,
-      FormatValuesInResults: true,
-    },
-    UseTime: false,
-    TimeDataCumulative: false,
-    TimeOffset: 0,
-  };
-}
-
-/** The map's DefaultMapDescription: initial extent, every layer with its default state. */
-export function defaultMapDescription(frame: MapFrame): SoapObject {
-  const sr = esriSpatialReference(frame.wkid);
-  return {
-    $type: "MapDescription",
-    Name: frame.name,
-    MapArea: { $type: "MapExtent", Extent: envelopeToSoap(frame.initialExtent, sr) },
-    LayerDescriptions: frame.layers.map(layerDescription),
-    Rotation: 0,
-    SpatialReference: sr,
-    SelectionColor: rgb([0, 255, 255]),
-    BackgroundSymbol: {
-      $type: "SimpleFillSymbol",
-      Color: rgb(frame.backgroundColor),
-      Style: "esriSFSSolid",
-    },
-  };
-}
-
-const infoCache = new WeakMap<MapFrame, { revision: string; info: SoapObject }>();
+const infoCache = new WeakMap<MapFrame, { revision: string; info: MapServerInfo }>();
 
 /**
  * MapServerInfo of one map (data frame). Cached per map until one of its
- * layers' data changes (layer extents come from the sources).
+ * layers' data changes (layer extents come from the sources), so a face may
+ * keep what it derives from the same object.
+ *
+ * @example
+ * ```ts ignore
+ * mapServerInfo(frame).layers.map((l) => l.name);
+ * ```
  */
-export function mapServerInfo(frame: MapFrame): SoapObject {
+export function mapServerInfo(frame: MapFrame): MapServerInfo {
   const revision = frame.layers.map((l) => l.source.revision()).join("|");
   const hit = infoCache.get(frame);
   if (hit && hit.revision === revision) return hit.info;
-  const info = buildMapServerInfo(frame);
+  const info: MapServerInfo = {
+    name: frame.name,
+    description: frame.description,
+    fullExtent: frame.fullExtent,
+    initialExtent: frame.initialExtent,
+    wkid: frame.wkid,
+    units: frame.units,
+    backgroundColor: frame.backgroundColor,
+    copyrightText: frame.copyrightText ?? "",
+    layers: frame.layers.map((l) => layerInfo(l, frame)),
+  };
   infoCache.set(frame, { revision, info });
   return info;
 }
 
-function buildMapServerInfo(frame: MapFrame): SoapObject {
-  return {
-    $type: "MapServerInfo",
-    Name: frame.name,
-    Description: frame.description,
-    FullExtent: envelope(frame.fullExtent, frame.wkid),
-    Extent: envelope(frame.initialExtent, frame.wkid),
-    SpatialReference: esriSpatialReference(frame.wkid),
-    MapLayerInfos: frame.layers.map((l) => layerInfo(l, frame)),
-    BackgroundColor: rgb(frame.backgroundColor),
-    DefaultMapDescription: defaultMapDescription(frame),
-    Units: frame.units,
-    SupportedImageReturnTypes: "esriImageReturnURL",
-    BackgroundSymbol: {
-      $type: "SimpleFillSymbol",
-      Color: rgb(frame.backgroundColor),
-      Style: "esriSFSSolid",
-    },
-    CopyrightText: frame.copyrightText ?? "",
-    SupportsDynamicLayers: false,
-  };
-}
-
-function property(key: string, value: unknown): PropertySetProperty {
-  return { $type: "PropertySetProperty", Key: key, Value: value };
+function property<V>(key: string, value: V): Property<V> {
+  return { key, value };
 }
 
 /** Whether the map is served from a fixed-scale tile cache (as HasSingleFusedMapCache says). */
@@ -253,15 +170,15 @@ export function isCached(frame: MapFrame): boolean {
 
 /** The metadata operations by their ArcGIS names, each with its request and result type. */
 export interface MetadataOperations {
-  GetDocumentInfo: Operation<EmptyRequest, PropertySet>;
+  GetDocumentInfo: Operation<EmptyRequest, Property<string>[]>;
   GetMapCount: Operation<EmptyRequest, number>;
   GetMapName: Operation<GetMapNameRequest, string>;
   GetDefaultMapName: Operation<EmptyRequest, string>;
-  GetServerInfo: Operation<MapNameRequest, ArcgisObject>;
+  GetServerInfo: Operation<MapNameRequest, MapServerInfo>;
   GetSupportedImageReturnTypes: Operation<EmptyRequest, string>;
   IsFixedScaleMap: Operation<MapNameRequest, boolean>;
-  GetSQLSyntaxInfo: Operation<MapLayerRequest, ArcgisObject>;
-  GetServiceConfigurationInfo: Operation<EmptyRequest, PropertySet>;
+  GetSQLSyntaxInfo: Operation<MapLayerRequest, SqlSyntaxInfo>;
+  GetServiceConfigurationInfo: Operation<EmptyRequest, Property[]>;
 }
 
 /**
@@ -277,18 +194,16 @@ export const METADATA_OPERATIONS: MetadataOperations = {
     const s = ctx.service;
     const doc = s.documentInfo ?? {};
     const text = (k: string, fallback: string) => doc[k] ?? fallback;
-    return {
-      PropertyArray: [
-        property("Title", text("Title", s.name)),
-        property("Author", text("Author", "")),
-        property("Comments", text("Comments", s.description)),
-        property("Subject", text("Subject", s.description)),
-        property("Category", text("Category", "")),
-        property("Keywords", text("Keywords", "")),
-        property("AntialiasingMode", "Normal"),
-        property("TextAntialiasingMode", "Force"),
-      ],
-    };
+    return [
+      property("Title", text("Title", s.name)),
+      property("Author", text("Author", "")),
+      property("Comments", text("Comments", s.description)),
+      property("Subject", text("Subject", s.description)),
+      property("Category", text("Category", "")),
+      property("Keywords", text("Keywords", "")),
+      property("AntialiasingMode", "Normal"),
+      property("TextAntialiasingMode", "Force"),
+    ];
   },
 
   GetMapCount: (_req, ctx) => ctx.service.maps.length,
@@ -324,15 +239,13 @@ export const METADATA_OPERATIONS: MetadataOperations = {
 
   GetServiceConfigurationInfo(_req, ctx) {
     const lim = serviceLimits(ctx.service);
-    return {
-      PropertyArray: [
-        property("MaximumRecordCount", lim.maxRecordCount),
-        property("MaximumBufferCount", lim.maxBufferCount),
-        property("MaximumImageWidth", lim.maxImageWidth),
-        property("MaximumImageHeight", lim.maxImageHeight),
-        property("SupportedImageFormatTypes", supportedImageFormatTypes().join(",")),
-        property("UseStandardizedQueries", true),
-      ],
-    };
+    return [
+      property("MaximumRecordCount", lim.maxRecordCount),
+      property("MaximumBufferCount", lim.maxBufferCount),
+      property("MaximumImageWidth", lim.maxImageWidth),
+      property("MaximumImageHeight", lim.maxImageHeight),
+      property("SupportedImageFormatTypes", supportedImageFormatTypes().join(",")),
+      property("UseStandardizedQueries", true),
+    ];
   },
 };

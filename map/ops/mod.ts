@@ -1,6 +1,8 @@
 /**
  * The MapServer operations, protocol-neutral: metadata, query and drawing.
- * The SOAP face (map/soap/handlers.ts) puts them behind its request readers.
+ * The SOAP face (map/soap/handlers.ts) puts them behind its request readers
+ * and result writers; the REST face (map/rest/) builds the same requests and
+ * writes the same typed results (./results.ts) as JSON.
  *
  * @module
  */
@@ -28,7 +30,8 @@ export {
   type TileOperations,
 } from "./draw.ts";
 export type * from "./types.ts";
-export { type LayerColumns, layerColumns } from "./_query_records.ts";
+export { fieldValue, type LayerColumns, layerColumns } from "./_query_records.ts";
+export { geometryExtent } from "./_geometry_extent.ts";
 export {
   ESRI_GEOMETRY_TYPE,
   featureCollection,

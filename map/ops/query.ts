@@ -15,8 +15,6 @@
  */
 import type { Feature } from "../types.ts";
 import type {
-  ArcgisObject,
-  FeatureSetResult,
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
   MapFrame,
@@ -25,15 +23,16 @@ import type {
   OperationContext,
   QueryFeatureData2Request,
   QueryFeatureSetRequest,
+  QueryResult,
+  RecordSet,
 } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
-import type { SoapObject } from "./_geometry_xml.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
 import { countLayer, queryLayer, queryLayerIds } from "./_query_exec.ts";
-import { layerColumns, recordSetToSoap } from "./_query_records.ts";
+import { layerColumns } from "./_query_records.ts";
 import { computeStatistics, planStatistics } from "./_query_statistics.ts";
 import {
   applyShapeOptions,
@@ -41,7 +40,8 @@ import {
   type ShapeOptions,
   shapeOptionsOf,
 } from "./_query_shape_options.ts";
-import { featureSetJson, featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featuresKml, zipSingleFile } from "./_query_formats.ts";
+import { featureSetObject } from "./_query_feature_json.ts";
 
 /** A layer query resolved from a request. */
 interface Target {
@@ -93,8 +93,8 @@ function count(t: Target): number {
   return countLayer(t.layer, t.parsed.query);
 }
 
-function ids(t: Target): SoapObject {
-  return { $type: "FIDSet", FIDArray: queryLayerIds(t.layer, t.parsed.query) };
+function ids(t: Target): number[] {
+  return queryLayerIds(t.layer, t.parsed.query);
 }
 
 /** A window of the ordered matches: `offset` skipped, at most `count` kept. */
@@ -148,10 +148,31 @@ function features(t: Target, ctx: OperationContext): Feature[] {
 }
 
 /**
+ * A window of the matches with the selected columns (the shape column only
+ * when the rows carry shapes): what QueryFeatureData returns.
+ */
+function recordSet(t: Target, ctx: OperationContext, window: Partial<Window> = {}): RecordSet {
+  const w = featureWindow(t, ctx, window);
+  const columns = t.parsed.selection.columns;
+  return {
+    geometryType: t.layer.geometryType,
+    displayField: t.layer.displayField,
+    fields: t.includeGeometry ? columns : columns.filter((c) => c.type !== "Geometry"),
+    objectIdField: layerColumns(t.layer).oid.name,
+    features: w.features,
+    wkid: t.parsed.outWkid,
+    exceededTransferLimit: w.exceeded,
+  };
+}
+
+/**
  * QueryFeatureSet (no SOAP operation has it; ArcGIS REST's query does): the
  * selection QueryFeatureData2 makes for the same LayerDescription and
  * filter, as a window (ResultOffset, ResultRecordCount, capped at
- * maxRecordCount) that says whether more match, or statistics over every match.
+ * maxRecordCount) that says whether more match, or statistics over every
+ * match. With a DISTINCT PrefixClause the rows are the distinct values of
+ * the selected fields alone (no object id, no shape), as ArcGIS REST
+ * `returnDistinctValues` answers.
  *
  * @example
  * ```ts ignore
@@ -159,12 +180,8 @@ function features(t: Target, ctx: OperationContext): Feature[] {
  * page.exceededTransferLimit; // true when more than 100 + maxRecordCount match
  * ```
  */
-export function queryFeatureSet(
-  req: QueryFeatureSetRequest,
-  ctx: OperationContext,
-): FeatureSetResult {
+export function queryFeatureSet(req: QueryFeatureSetRequest, ctx: OperationContext): RecordSet {
   const t = byDescription(req, ctx);
-  const cols = layerColumns(t.layer);
   if (req.OutStatistics && req.OutStatistics.length > 0) {
     const plan = planStatistics(t.layer, req.OutStatistics, req.GroupByFieldsForStatistics);
     const rows = queryLayer(t.layer, {
@@ -173,34 +190,22 @@ export function queryFeatureSet(
       returnGeometry: false,
     });
     return {
-      layer: t.layer,
+      geometryType: t.layer.geometryType,
+      displayField: t.layer.displayField,
       fields: plan.fields,
       features: computeStatistics(rows, plan, req.StatisticsOrderBy),
-      returnGeometry: false,
-      outWkid: t.parsed.outWkid,
+      wkid: t.parsed.outWkid,
       exceededTransferLimit: false,
     };
   }
-  const w = featureWindow(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
-  const selection = t.parsed.selection;
+  const rows = recordSet(t, ctx, { offset: req.ResultOffset, count: req.ResultRecordCount });
+  if (!t.parsed.distinct) return rows;
+  // Distinct rows are values, not features: only the selected fields, no id and no shape.
   return {
-    layer: t.layer,
-    fields: selection.columns.filter((c) => c.type !== "Geometry"),
-    objectIdField: cols.oid.name,
-    features: w.features,
-    returnGeometry: selection.geometry && t.includeGeometry && t.parsed.query.returnGeometry,
-    outWkid: t.parsed.outWkid,
-    exceededTransferLimit: w.exceeded,
+    ...rows,
+    fields: rows.fields.filter((c) => c.type !== "Geometry" && c.type !== "OID"),
+    objectIdField: undefined,
   };
-}
-
-function recordSet(t: Target, ctx: OperationContext): SoapObject {
-  const selection = t.includeGeometry ? t.parsed.selection : {
-    ...t.parsed.selection,
-    geometry: false,
-    columns: t.parsed.selection.columns.filter((c) => c.type !== "Geometry"),
-  };
-  return recordSetToSoap(t.layer, features(t, ctx), selection, { outWkid: t.parsed.outWkid });
 }
 
 /** Writes `bytes` into the output directory and returns its public URL. */
@@ -212,17 +217,21 @@ async function publish(ctx: OperationContext, bytes: Uint8Array, ext: string): P
 }
 
 /** QueryFeatureData2's result in the form QueryResultOptions.Format asks for. */
-async function queryResult(t: Target, format: string, ctx: OperationContext): Promise<SoapObject> {
+async function queryResult(
+  t: Target,
+  format: string,
+  ctx: OperationContext,
+): Promise<QueryResult> {
   switch (format) {
     case "esriQueryResultRecordSetAsObject":
-      return { $type: "QueryResult", URL: "", Object: recordSet(t, ctx) };
+      return { kind: "recordSet", recordSet: recordSet(t, ctx) };
     case "esriQueryResultJsonAsMime":
     case "esriQueryResultJsonAsURL": {
-      const json = featureSetJson(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
+      const json = JSON.stringify(featureSetObject(recordSet(t, ctx)));
       const bytes = new TextEncoder().encode(json);
       return format.endsWith("Mime")
-        ? { $type: "QueryResult", MimeData: bytes, URL: "", Object: null }
-        : { $type: "QueryResult", URL: await publish(ctx, bytes, "json"), Object: null };
+        ? { kind: "data", bytes }
+        : { kind: "url", url: await publish(ctx, bytes, "json") };
     }
     case "esriQueryResultKMLAsMime":
     case "esriQueryResultKMLAsURL": {
@@ -230,8 +239,8 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
       const kml = featuresKml(t.layer, features(t, ctx), t.parsed.selection, t.parsed.outWkid);
       const kmz = await zipSingleFile("doc.kml", new TextEncoder().encode(kml));
       return format.endsWith("Mime")
-        ? { $type: "QueryResult", MimeData: kmz, URL: "", Object: null }
-        : { $type: "QueryResult", URL: await publish(ctx, kmz, "kmz"), Object: null };
+        ? { kind: "data", bytes: kmz }
+        : { kind: "url", url: await publish(ctx, kmz, "kmz") };
     }
     default:
       throw new InvalidRequestError(
@@ -245,11 +254,11 @@ async function queryResult(t: Target, format: string, ctx: OperationContext): Pr
 /** The layer query operations by their ArcGIS names, each with its request and result type. */
 export interface LayerQueryOperations {
   QueryFeatureCount: Operation<LayerQueryRequest, number>;
-  QueryFeatureIDs: Operation<LayerQueryRequest, ArcgisObject>;
-  QueryFeatureData: Operation<LayerQueryRequest, ArcgisObject>;
+  QueryFeatureIDs: Operation<LayerQueryRequest, number[]>;
+  QueryFeatureData: Operation<LayerQueryRequest, RecordSet>;
   QueryFeatureCount2: Operation<LayerDescriptionQueryRequest, number>;
-  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, ArcgisObject>;
-  QueryFeatureData2: Operation<QueryFeatureData2Request, ArcgisObject>;
+  QueryFeatureIDs2: Operation<LayerDescriptionQueryRequest, number[]>;
+  QueryFeatureData2: Operation<QueryFeatureData2Request, QueryResult>;
 }
 
 /**

@@ -5,7 +5,8 @@
  * their WKID, map areas, layer descriptions, query filters, image types), so
  * the SOAP decoder and an ArcGIS REST parameter parser build the same
  * requests; each face checks a request's shape once, then hands over these
- * types. Results are still plain objects in the SOAP type table's form.
+ * types. Results are plain domain values (./results.ts) each face writes in
+ * its own form.
  *
  * @module
  */
@@ -14,7 +15,6 @@ import type { Renderer } from "../render/pool.ts";
 import type { OutputFolder } from "../render/output.ts";
 import type { TileCaches } from "../tiles/mod.ts";
 import type { EsriUnits } from "../geo/units.ts";
-import type { Feature, FieldInfo } from "../types.ts";
 import type {
   ImageDescription,
   ImageDisplay,
@@ -32,6 +32,7 @@ import type {
 
 export type { MapFrame, MapLayer, MapService };
 export type * from "./values.ts";
+export type * from "./results.ts";
 
 /** What every operation may use besides its request: the service and the server's parts. */
 export interface OperationContext {
@@ -63,25 +64,6 @@ export interface OperationContext {
  * ```
  */
 export type Operation<Req, Res> = (req: Req, ctx: OperationContext) => Res | Promise<Res>;
-
-/**
- * A result value of an ArcGIS complex type, as the SOAP type table names its
- * members (`$type` = xsi:type). Requests never use it: their nested values
- * are typed (./values.ts).
- */
-export type ArcgisObject = Record<string, unknown>;
-
-/** One entry of a PropertySet. */
-export interface PropertySetProperty {
-  $type: "PropertySetProperty";
-  Key: string;
-  Value: unknown;
-}
-
-/** ArcGIS PropertySet: key/value facts (GetDocumentInfo, GetServiceConfigurationInfo). */
-export interface PropertySet {
-  PropertyArray: PropertySetProperty[];
-}
 
 /** A request without parameters (GetMapCount, GetDefaultMapName, ...). */
 export type EmptyRequest = Record<never, never>;
@@ -123,12 +105,6 @@ export interface ToMapPointsRequest extends MapViewRequest {
 /** FromMapPoints: map points (a multipoint or a point) of a map view. */
 export interface FromMapPointsRequest extends MapViewRequest {
   MapPoints?: SpatialGeometry<PointGeometry | MultipointGeometry>;
-}
-
-/** FromMapPoints' answer: pixel coordinates, x and y apart. */
-export interface ScreenPoints {
-  ScreenXValues: number[];
-  ScreenYValues: number[];
 }
 
 /** QueryFeatureCount, QueryFeatureIDs and QueryFeatureData: a layer by id and a filter. */
@@ -243,19 +219,4 @@ export interface QueryFeatureSetRequest extends LayerDescriptionQueryRequest {
   GroupByFieldsForStatistics?: string[];
   /** Order of statistics rows: group or statistic field names (features use PostfixClause). */
   StatisticsOrderBy?: { field: string; descending: boolean }[];
-}
-
-/** QueryFeatureSet's answer: features (or statistics rows) with their columns. */
-export interface FeatureSetResult {
-  layer: MapLayer;
-  /** The attribute columns of `features`, in order (no shape column). */
-  fields: FieldInfo[];
-  /** The object-id column's name; undefined for statistics rows. */
-  objectIdField?: string;
-  features: Feature[];
-  /** Whether the features carry geometry (in `outWkid`). */
-  returnGeometry: boolean;
-  outWkid: number;
-  /** More features match than this window holds. */
-  exceededTransferLimit: boolean;
 }

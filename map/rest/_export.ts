@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ArcgisObject, ExportMapImageRequest, MapFrame, OutputFormat } from "../ops/mod.ts";
+import type { ExportMapImageRequest, MapFrame, MapImageResult, OutputFormat } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
@@ -131,15 +131,13 @@ export function exportRequest(
 }
 
 /** The `f=json` answer of export from an ExportMapImage result (a MapImage). */
-export function exportJson(image: ArcgisObject): Record<string, unknown> {
-  const e = image.Extent as Record<string, number> & { SpatialReference?: { WKID?: number } };
-  const extent = { xmin: e.XMin, ymin: e.YMin, xmax: e.XMax, ymax: e.YMax };
+export function exportJson(image: MapImageResult): Record<string, unknown> {
   return {
-    href: image.ImageURL,
-    width: image.ImageWidth,
-    height: image.ImageHeight,
-    extent: restExtent(extent, e.SpatialReference?.WKID ?? 4326),
-    scale: image.MapScale,
+    href: image.url,
+    width: image.widthPx,
+    height: image.heightPx,
+    extent: restExtent(image.extent, image.wkid),
+    scale: image.scale,
   };
 }
 
@@ -154,7 +152,7 @@ export const EXPORT_ENDPOINT: RestEndpoint = {
     const req = exportRequest(call.params, frame, call.format);
     const image = await DRAW_OPERATIONS.ExportMapImage(req, operationContext(call, service));
     if (call.format === "image") {
-      return new RestFile(String(image.ImageType), image.ImageData as Uint8Array);
+      return new RestFile(image.mime, image.data!);
     }
     return exportJson(image);
   },

@@ -5,50 +5,46 @@
  *
  * @module
  */
-import type { MapFrame, MapLayer, MapService } from "../ops/mod.ts";
-import {
-  ESRI_GEOMETRY_TYPE,
-  fieldJson,
-  layerColumns,
-  layerExtent,
-  serviceLimits,
-} from "../ops/mod.ts";
-import { frameOf, layerOf, type RestEndpoint, serviceOf } from "./endpoint.ts";
-import { CURRENT_VERSION, restExtent } from "./_services.ts";
+import type { LayerInfo, MapFrame, MapService } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, fieldJson, serviceLimits } from "../ops/mod.ts";
+import { layerOf, type RestEndpoint } from "./endpoint.ts";
+import { CURRENT_VERSION, restExtent, serverInfo } from "./_services.ts";
 import { drawingInfo } from "./_drawing_info.ts";
 
-/** The layer JSON of one layer of a map. */
+/**
+ * The layer JSON of one layer of a map: what GetServerInfo says of it (the
+ * same description SOAP gives), with its renderer as drawing info.
+ */
 export function layerJson(
   service: MapService,
   frame: MapFrame,
-  layer: MapLayer,
+  info: LayerInfo,
 ): Record<string, unknown> {
-  const cols = layerColumns(layer);
-  const extent = layerExtent(layer, frame) ?? frame.fullExtent;
+  const layer = frame.layers.find((l) => l.id === info.id)!;
   return {
     currentVersion: CURRENT_VERSION,
-    id: layer.id,
-    name: layer.name,
+    id: info.id,
+    name: info.name,
     type: "Feature Layer",
-    description: layer.description,
-    geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType] ?? "esriGeometryPoint",
-    copyrightText: layer.copyrightText ?? "",
+    description: info.description,
+    geometryType: ESRI_GEOMETRY_TYPE[info.geometryType] ?? "esriGeometryPoint",
+    copyrightText: info.copyrightText,
     parentLayer: null,
     subLayers: [],
-    minScale: layer.minScale,
-    maxScale: layer.maxScale,
+    minScale: info.minScale,
+    maxScale: info.maxScale,
     drawingInfo: drawingInfo(layer),
-    defaultVisibility: layer.visible,
-    extent: restExtent(extent, frame.wkid),
+    defaultVisibility: info.defaultVisible,
+    extent: restExtent(info.extent ?? frame.fullExtent, frame.wkid),
     hasAttachments: false,
     htmlPopupType: "esriServerHTMLPopupTypeNone",
-    displayField: layer.displayField,
+    displayField: info.displayField,
     typeIdField: null,
-    fields: cols.all.map(fieldJson),
+    fields: info.fields.map(fieldJson),
     relationships: [],
     canModifyLayer: false,
     canScaleSymbols: false,
-    hasLabels: layer.labels !== undefined,
+    hasLabels: info.hasLabels,
     capabilities: "Map,Query,Data",
     supportsStatistics: true,
     supportsAdvancedQueries: true,
@@ -58,7 +54,7 @@ export function layerJson(
       supportsPagination: true,
       supportsStatistics: true,
       supportsOrderBy: true,
-      supportsDistinct: false,
+      supportsDistinct: true,
       supportsQueryWithResultType: false,
     },
   };
@@ -69,22 +65,18 @@ export const LAYER_ENDPOINTS: readonly RestEndpoint[] = [
   {
     path: "/services/:service/MapServer/layers",
     title: (call) => `ArcGIS REST: ${call.path.service} (MapServer) layers`,
-    handle(call) {
-      const service = serviceOf(call);
-      const frame = frameOf(call, service);
-      return {
-        layers: frame.layers.map((l) => layerJson(service, frame, l)),
-        tables: [],
-      };
+    async handle(call) {
+      const { service, frame, info } = await serverInfo(call);
+      return { layers: info.layers.map((l) => layerJson(service, frame, l)), tables: [] };
     },
   },
   {
     path: "/services/:service/MapServer/:layer(\\d+)",
     title: (call) => `ArcGIS REST: ${call.path.service} (MapServer) layer ${call.path.layer}`,
-    handle(call) {
-      const service = serviceOf(call);
-      const frame = frameOf(call, service);
-      return layerJson(service, frame, layerOf(call, frame));
+    async handle(call) {
+      const { service, frame, info } = await serverInfo(call);
+      const id = layerOf(call, frame).id;
+      return layerJson(service, frame, info.layers.find((l) => l.id === id)!);
     },
   },
 ];

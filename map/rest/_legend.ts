@@ -13,7 +13,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import type { ArcgisObject, GetLegendInfoRequest, MapFrame } from "../ops/mod.ts";
+import type { GetLegendInfoRequest, LegendInfo, MapFrame } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { RestError, RestFile } from "./reply.ts";
@@ -85,20 +85,17 @@ interface Swatch {
   values?: string[];
 }
 
-function swatches(frame: MapFrame, info: ArcgisObject): Swatch[] {
-  const values = classValues(frame, info.LayerID as number);
-  const groups = info.LegendGroups as { LegendClasses: ArcgisObject[] }[];
-  return groups.flatMap((g) => g.LegendClasses).map((c, i) => {
-    const image = c.SymbolImage as ArcgisObject;
-    return {
-      label: String(c.Label ?? ""),
-      bytes: image.ImageData as Uint8Array,
-      contentType: String(image.ImageType),
-      height: image.ImageHeight as number,
-      width: image.ImageWidth as number,
-      ...(values[i] ? { values: values[i] } : {}),
-    };
-  });
+function swatches(frame: MapFrame, info: LegendInfo): Swatch[] {
+  const values = classValues(frame, info.layerId);
+  return info.groups.flatMap((g) => g.classes).map((c, i) => ({
+    label: c.label,
+    // The request asks for data (legendRequest), so every swatch has its bytes.
+    bytes: c.image.data!,
+    contentType: c.image.mime,
+    height: c.image.heightPx,
+    width: c.image.widthPx,
+    ...(values[i] ? { values: values[i] } : {}),
+  }));
 }
 
 /**
@@ -109,10 +106,10 @@ function swatches(frame: MapFrame, info: ArcgisObject): Swatch[] {
  * await legendJson(frame, await DRAW_OPERATIONS.GetLegendInfo(req, ctx));
  * ```
  */
-export async function legendJson(frame: MapFrame, infos: ArcgisObject[]) {
+export async function legendJson(frame: MapFrame, infos: LegendInfo[]) {
   const layers = [];
   for (const info of infos) {
-    const layer = frame.layers.find((l) => l.id === info.LayerID)!;
+    const layer = frame.layers.find((l) => l.id === info.layerId)!;
     const legend = [];
     for (const s of swatches(frame, info)) {
       legend.push({

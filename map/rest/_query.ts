@@ -39,10 +39,9 @@ async function query(call: RestCall): Promise<unknown> {
     return { count: await LAYER_QUERY_OPERATIONS.QueryFeatureCount2(byDescription, ctx) };
   }
   if (answer.returnIdsOnly) {
-    const set = await LAYER_QUERY_OPERATIONS.QueryFeatureIDs2(byDescription, ctx);
     return {
       objectIdFieldName: layerColumns(layer).oid.name,
-      objectIds: Array.isArray(set.FIDArray) ? set.FIDArray : [],
+      objectIds: await LAYER_QUERY_OPERATIONS.QueryFeatureIDs2(byDescription, ctx),
     };
   }
   const result = queryFeatureSet({ ...request, MapName: frame.name }, ctx);

@@ -9,12 +9,12 @@
  *
  * @module
  */
-import type { Geometry, Position } from "../types.ts";
 import type {
-  ArcgisObject,
   EnvelopeGeometry,
   FindRequest,
+  FindResult,
   IdentifyRequest,
+  IdentifyResult,
   MapFrame,
   SpatialGeometry,
 } from "../ops/mod.ts";
@@ -181,44 +181,20 @@ function outputWkid(params: RestParams, frame: MapFrame): number {
   return spatialReference(params) ?? frame.wkid;
 }
 
-/**
- * The geometry of a result's `Shape`: the `*N` form the operations write
- * their results in (points as `{X, Y}`, parts as `PointArray`s).
- */
-function shapeGeometry(shape: ArcgisObject): Geometry {
-  const points = (v: unknown): Position[] =>
-    (v as { X: number; Y: number }[]).map((p) => [p.X, p.Y]);
-  const parts = (v: unknown) => (v as { PointArray: unknown }[]).map((p) => points(p.PointArray));
-  switch (shape.$type) {
-    case "PointN":
-      return { type: "Point", x: shape.X as number, y: shape.Y as number };
-    case "MultipointN":
-      return { type: "Multipoint", points: points(shape.PointArray) };
-    case "PolylineN":
-      return { type: "Polyline", paths: parts(shape.PathArray) };
-    case "PolygonN":
-      return { type: "Polygon", rings: parts(shape.RingArray) };
-    default: {
-      const [xmin, ymin, xmax, ymax] = ["XMin", "YMin", "XMax", "YMax"].map((k) =>
-        shape[k] as number
-      );
-      return { type: "Envelope", xmin, ymin, xmax, ymax };
-    }
-  }
-}
-
 /** The common members of an identify or find result. */
-function resultJson(frame: MapFrame, r: ArcgisObject, wkid: number): Record<string, unknown> {
-  const layer = frame.layers.find((l) => l.id === r.LayerID)!;
-  const props = (r.Properties as { PropertyArray: { Key: string; Value: unknown }[] })
-    .PropertyArray;
+function resultJson(
+  frame: MapFrame,
+  r: FindResult | IdentifyResult,
+  wkid: number,
+): Record<string, unknown> {
+  const layer = frame.layers.find((l) => l.id === r.layerId)!;
   return {
     layerId: layer.id,
     layerName: layer.name,
     displayFieldName: layer.displayField,
-    attributes: Object.fromEntries(props.map((p) => [p.Key, p.Value])),
+    attributes: Object.fromEntries(r.properties.map((p) => [p.key, p.value])),
     geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType],
-    ...(r.Shape ? { geometry: geometryJson(shapeGeometry(r.Shape as ArcgisObject), wkid) } : {}),
+    ...(r.shape ? { geometry: geometryJson(r.shape, wkid) } : {}),
   };
 }
 
@@ -230,11 +206,11 @@ function resultJson(frame: MapFrame, r: ArcgisObject, wkid: number): Record<stri
  * identifyJson(frame, await SEARCH_OPERATIONS.Identify(req, ctx), 4326);
  * ```
  */
-export function identifyJson(frame: MapFrame, results: ArcgisObject[], wkid: number) {
+export function identifyJson(frame: MapFrame, results: IdentifyResult[], wkid: number) {
   return {
     results: results.map((r) => {
       const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
-      return { layerId, layerName, value: r.Name, ...rest };
+      return { layerId, layerName, value: r.name, ...rest };
     }),
   };
 }
@@ -247,11 +223,11 @@ export function identifyJson(frame: MapFrame, results: ArcgisObject[], wkid: num
  * findJson(frame, await SEARCH_OPERATIONS.Find(req, ctx), 4326);
  * ```
  */
-export function findJson(frame: MapFrame, results: ArcgisObject[], wkid: number) {
+export function findJson(frame: MapFrame, results: FindResult[], wkid: number) {
   return {
     results: results.map((r) => {
       const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
-      return { layerId, layerName, foundFieldName: r.FieldName, value: r.Value, ...rest };
+      return { layerId, layerName, foundFieldName: r.fieldName, value: r.value, ...rest };
     }),
   };
 }

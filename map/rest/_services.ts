@@ -7,7 +7,7 @@
  * @module
  */
 import type { Extent } from "../types.ts";
-import type { MapFrame, MapService } from "../ops/mod.ts";
+import type { MapFrame, MapServerInfo, MapService } from "../ops/mod.ts";
 import { METADATA_OPERATIONS, serviceLimits, supportedImageFormatTypes } from "../ops/mod.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import { frameTiling } from "../tiles/mod.ts";
@@ -40,16 +40,39 @@ export function restExtent(e: Extent, wkid: number): Record<string, unknown> {
 }
 
 /** Sub-layers are flat here: every layer is a top-level feature layer. */
-function layerEntries(frame: MapFrame): Record<string, unknown>[] {
-  return frame.layers.map((l) => ({
+function layerEntries(info: MapServerInfo): Record<string, unknown>[] {
+  return info.layers.map((l) => ({
     id: l.id,
     name: l.name,
     parentLayerId: -1,
-    defaultVisibility: l.visible,
+    defaultVisibility: l.defaultVisible,
     subLayerIds: null,
     minScale: l.minScale,
     maxScale: l.maxScale,
   }));
+}
+
+/**
+ * The service, the map a call names and GetServerInfo's description of it
+ * (the operation SOAP answers with), which the service and layer JSON are written from.
+ *
+ * @example
+ * ```ts ignore
+ * const { info } = await serverInfo(call);
+ * info.layers.map((l) => l.name);
+ * ```
+ */
+export async function serverInfo(
+  call: RestCall,
+): Promise<{ service: MapService; frame: MapFrame; info: MapServerInfo }> {
+  const service = serviceOf(call);
+  const frame = frameOf(call, service);
+  const ctx = operationContext(call, service);
+  return {
+    service,
+    frame,
+    info: await METADATA_OPERATIONS.GetServerInfo({ MapName: frame.name }, ctx),
+  };
 }
 
 function tileInfo(frame: MapFrame): Record<string, unknown> | null {
@@ -70,30 +93,29 @@ function tileInfo(frame: MapFrame): Record<string, unknown> | null {
 
 async function documentInfo(call: RestCall, service: MapService): Promise<Record<string, string>> {
   const set = await METADATA_OPERATIONS.GetDocumentInfo({}, operationContext(call, service));
-  return Object.fromEntries(set.PropertyArray.map((p) => [p.Key, String(p.Value ?? "")]));
+  return Object.fromEntries(set.map((p) => [p.key, p.value]));
 }
 
 /** The service JSON of one map of a service. */
 async function serviceJson(call: RestCall): Promise<Record<string, unknown>> {
-  const service = serviceOf(call);
-  const frame = frameOf(call, service);
+  const { service, frame, info } = await serverInfo(call);
   const limits = serviceLimits(service);
   const tiles = tileInfo(frame);
   return {
     currentVersion: CURRENT_VERSION,
     serviceDescription: service.description,
-    mapName: frame.name,
-    description: frame.description,
-    copyrightText: frame.copyrightText || service.copyrightText,
+    mapName: info.name,
+    description: info.description,
+    copyrightText: info.copyrightText || service.copyrightText,
     supportsDynamicLayers: false,
-    layers: layerEntries(frame),
+    layers: layerEntries(info),
     tables: [],
-    spatialReference: restSpatialReference(frame.wkid),
+    spatialReference: restSpatialReference(info.wkid),
     singleFusedMapCache: tiles !== null,
     ...(tiles ? { tileInfo: tiles } : {}),
-    initialExtent: restExtent(frame.initialExtent, frame.wkid),
-    fullExtent: restExtent(frame.fullExtent, frame.wkid),
-    units: frame.units,
+    initialExtent: restExtent(info.initialExtent, info.wkid),
+    fullExtent: restExtent(info.fullExtent, info.wkid),
+    units: info.units,
     supportedImageFormatTypes: supportedImageFormatTypes().join(","),
     documentInfo: await documentInfo(call, service),
     capabilities: "Map,Query,Data",

@@ -1,11 +1,12 @@
 /**
  * The MapServer operations as SOAP handlers: each typed operation of
- * map/ops behind the reader of its request (see `_requests.ts`), its result
- * written as the response's `Result` element.
+ * map/ops behind the reader of its request (`_requests.ts`) and the writer
+ * of its result (`_write_*.ts`), which gives the response element's children
+ * (most have one, `Result`).
  *
  * @module
  */
-import type { Operation, ScreenPoints } from "../ops/types.ts";
+import type { Operation } from "../ops/types.ts";
 import {
   COORDINATE_OPERATIONS,
   DRAW_OPERATIONS,
@@ -24,12 +25,41 @@ import {
   SEARCH_REQUESTS,
   TILE_REQUESTS,
 } from "./_requests.ts";
+import { imageToSoap, legendInfosToSoap, mapImageToSoap } from "./_write_images.ts";
+import { propertySetToSoap } from "./_write_fields.ts";
+import {
+  cacheControlInfoToSoap,
+  serverInfoToSoap,
+  sqlSyntaxToSoap,
+  tileCacheInfoToSoap,
+  tileImageInfoToSoap,
+} from "./_write_metadata.ts";
+import {
+  fidSetToSoap,
+  findResultsToSoap,
+  hyperlinksToSoap,
+  identifyResultsToSoap,
+  mapPointsToSoap,
+  queryResultToSoap,
+  recordSetToSoap,
+} from "./_write_query.ts";
 
 /** Writes a typed result as the children of the response element. */
 export type ResultWriter<Res> = (result: Res) => Record<string, unknown>;
 
-/** Most responses carry one child, `Result`. */
+/** Most responses carry one child, `Result`; simple values (numbers, text, bytes) go in as they are. */
 const asResult: ResultWriter<unknown> = (result) => ({ Result: result });
+
+/** A writer of the `Result` element from a typed result. */
+function result<Res>(write: (r: Res) => unknown): ResultWriter<Res> {
+  return (r) => ({ Result: write(r) });
+}
+
+/** The result type of an operation. */
+type ResultOf<O> = O extends Operation<never, infer Res> ? Res : never;
+
+/** Writers of the operations whose results are not simple values, by operation name. */
+type Writers<T> = { [K in keyof T]?: ResultWriter<ResultOf<T[K]>> };
 
 /**
  * A SOAP handler for a typed operation.
@@ -51,7 +81,7 @@ export function soapHandler<Req, Res>(
 function typedHandlers<T extends object>(
   ops: T,
   readers: { [K in keyof T]: RequestReader<unknown> },
-  writers: { [K in keyof T]?: ResultWriter<never> } = {},
+  writers: Writers<T> = {},
 ): OperationTable {
   const out: Record<string, OperationHandler> = {};
   for (const name of Object.keys(ops) as (keyof T & string)[]) {
@@ -70,13 +100,40 @@ function typedHandlers<T extends object>(
  * ```
  */
 export const MAPSERVER_HANDLERS: OperationTable = Object.freeze({
-  ...typedHandlers(METADATA_OPERATIONS, METADATA_REQUESTS),
-  ...typedHandlers(LAYER_QUERY_OPERATIONS, LAYER_QUERY_REQUESTS),
-  ...typedHandlers(SEARCH_OPERATIONS, SEARCH_REQUESTS),
-  // FromMapPoints answers with two elements of its own, not one Result.
-  ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
-    FromMapPoints: (points: ScreenPoints) => ({ ...points }),
+  ...typedHandlers(METADATA_OPERATIONS, METADATA_REQUESTS, {
+    GetDocumentInfo: result(propertySetToSoap),
+    GetServerInfo: result(serverInfoToSoap),
+    GetSQLSyntaxInfo: result(sqlSyntaxToSoap),
+    GetServiceConfigurationInfo: result(propertySetToSoap),
   }),
-  ...typedHandlers(DRAW_OPERATIONS, DRAW_REQUESTS),
-  ...typedHandlers(TILE_OPERATIONS, TILE_REQUESTS),
+  ...typedHandlers(LAYER_QUERY_OPERATIONS, LAYER_QUERY_REQUESTS, {
+    QueryFeatureIDs: result(fidSetToSoap),
+    QueryFeatureData: result(recordSetToSoap),
+    QueryFeatureIDs2: result(fidSetToSoap),
+    QueryFeatureData2: result(queryResultToSoap),
+  }),
+  ...typedHandlers(SEARCH_OPERATIONS, SEARCH_REQUESTS, {
+    Find: result(findResultsToSoap),
+    Identify: result(identifyResultsToSoap),
+    QueryHyperlinks: result(hyperlinksToSoap),
+  }),
+  ...typedHandlers(COORDINATE_OPERATIONS, COORDINATE_REQUESTS, {
+    ToMapPoints: result(mapPointsToSoap),
+    // FromMapPoints answers with two elements of its own, not one Result.
+    FromMapPoints: (pixels) => ({
+      ScreenXValues: pixels.map((p) => p[0]),
+      ScreenYValues: pixels.map((p) => p[1]),
+    }),
+  }),
+  ...typedHandlers(DRAW_OPERATIONS, DRAW_REQUESTS, {
+    ExportMapImage: result(mapImageToSoap),
+    ExportScaleBar: result(imageToSoap),
+    GetLegendInfo: result(legendInfosToSoap),
+    GetLegendInfo2: result(legendInfosToSoap),
+  }),
+  ...typedHandlers(TILE_OPERATIONS, TILE_REQUESTS, {
+    GetTileCacheInfo: result(tileCacheInfoToSoap),
+    GetTileImageInfo: result(tileImageInfoToSoap),
+    GetCacheControlInfo: result(cacheControlInfoToSoap),
+  }),
 });

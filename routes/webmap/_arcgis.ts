@@ -12,8 +12,13 @@
 export interface WebMapConfig {
   /** Map service shown (`/arcgis/rest/services/{service}/MapServer`). */
   service: string;
-  /** Whether the service has a Web Mercator tile cache (`/tile/{z}/{y}/{x}`). */
-  tiled: boolean;
+  /**
+   * The service's maps (data frames), its default map first. The page asks
+   * each for its service JSON (`mapName=`) and draws the first whose JSON
+   * offers a Web Mercator tile cache from tiles, else the default map by
+   * `export`.
+   */
+  maps: string[];
 }
 
 /** An ArcGIS REST error body (sent with HTTP 200). */
@@ -38,7 +43,16 @@ export interface ServiceInfo {
   initialExtent?: Envelope;
   fullExtent?: Envelope;
   singleFusedMapCache?: boolean;
-  tileInfo?: { lods?: { level: number; resolution: number; scale: number }[] };
+  tileInfo?: TileInfo;
+}
+
+/** The `tileInfo` of a cached map's service JSON. */
+export interface TileInfo {
+  rows?: number;
+  cols?: number;
+  origin?: { x: number; y: number };
+  spatialReference?: SpatialReference;
+  lods?: { level: number; resolution: number; scale: number }[];
 }
 
 /** An ArcGIS spatial reference. */
@@ -121,6 +135,33 @@ export function epsgOf(sr: SpatialReference | undefined): string | null {
   if (wkid === 4326) return "EPSG:4326";
   if (wkid !== undefined && WEB_MERCATOR.has(wkid)) return "EPSG:3857";
   return null;
+}
+
+/** Web Mercator's half width in metres: the origin of the standard (XYZ) tile grid is (-it, it). */
+const MERCATOR_EDGE = 20037508.342787;
+
+/**
+ * The deepest level when the service JSON offers a fused tile cache on the
+ * standard Web Mercator grid (256-pixel tiles from the usual origin, levels
+ * from 0), which an XYZ tile source can show; null otherwise (draw by `export`).
+ *
+ * @example
+ * ```ts
+ * const lods = [0, 1, 2].map((level) => ({ level, resolution: 1, scale: 1 }));
+ * webMercatorCache({ singleFusedMapCache: true, tileInfo: { rows: 256, cols: 256,
+ *   origin: { x: -20037508.342787, y: 20037508.342787 }, spatialReference: { wkid: 102100 }, lods } }); // 2
+ * ```
+ */
+export function webMercatorCache(info: ServiceInfo): number | null {
+  const t = info.tileInfo;
+  if (info.singleFusedMapCache !== true || !t?.lods?.length) return null;
+  if (epsgOf(t.spatialReference ?? info.spatialReference) !== "EPSG:3857") return null;
+  if ((t.rows ?? 256) !== 256 || (t.cols ?? 256) !== 256) return null;
+  const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) < 1e-3;
+  if (!near(t.origin?.x, -MERCATOR_EDGE) || !near(t.origin?.y, MERCATOR_EDGE)) return null;
+  const levels = t.lods.map((l) => l.level);
+  if (levels.some((l, i) => l !== i)) return null;
+  return levels.length - 1;
 }
 
 /**

@@ -7,6 +7,8 @@ import {
   exportLayers,
   identifyParams,
   restError,
+  type ServiceInfo,
+  webMercatorCache,
 } from "./_arcgis.ts";
 
 Deno.test("epsgOf knows WGS 84 and every Web Mercator wkid, and nothing else", () => {
@@ -142,4 +144,31 @@ Deno.test("competitionPoints keeps records with possible coordinates", () => {
   };
   assert.deepEqual(competitionPoints(page), [{ id: 1, title: "a", lon: 37.6, lat: 55.75 }]);
   assert.deepEqual(competitionPoints({ detail: "Not found." }), []);
+});
+
+Deno.test("webMercatorCache reads the tile choice from the service JSON", () => {
+  const lods = [0, 1, 2, 3].map((level) => ({ level, resolution: 2 ** -level, scale: 1 }));
+  const cached: ServiceInfo = {
+    singleFusedMapCache: true,
+    spatialReference: { wkid: 102100, latestWkid: 3857 },
+    tileInfo: {
+      rows: 256,
+      cols: 256,
+      origin: { x: -20037508.342787, y: 20037508.342787 },
+      spatialReference: { wkid: 102100, latestWkid: 3857 },
+      lods,
+    },
+  };
+  assert.equal(webMercatorCache(cached), 3);
+  assert.equal(webMercatorCache({ ...cached, singleFusedMapCache: false }), null);
+  assert.equal(webMercatorCache({ ...cached, tileInfo: undefined }), null);
+  const tileInfo = cached.tileInfo!;
+  const variants = [
+    { ...tileInfo, spatialReference: { wkid: 4326 } },
+    { ...tileInfo, rows: 512, cols: 512 },
+    { ...tileInfo, origin: { x: -180, y: 90 } },
+    { ...tileInfo, lods: lods.slice(1) },
+    { ...tileInfo, lods: [] },
+  ];
+  for (const t of variants) assert.equal(webMercatorCache({ ...cached, tileInfo: t }), null);
 });

@@ -1,7 +1,8 @@
 /**
  * The web map at `/` (browser code, bundled with OpenLayers by
- * `bundle.ts`): the service's layers through the ArcGIS REST API (cached
- * tiles while every layer is on and the map is cached, `export` otherwise),
+ * `bundle.ts`): the service's layers through the ArcGIS REST API (tiles
+ * while every layer is on and a map's service JSON offers a Web Mercator
+ * cache, `export` otherwise),
  * a layer list and legend, a scale bar, Identify on click with a popup that
  * links to the JSON API, and a search box over the JSON API's `search=`.
  *
@@ -40,6 +41,7 @@ import {
   type ServiceInfo,
   type ServiceLayer,
   type WebMapConfig,
+  webMercatorCache,
 } from "./_arcgis.ts";
 
 /** Russia and its neighbours, when the service JSON gives no initial extent. */
@@ -90,18 +92,14 @@ function setStatus(text: string): void {
   status.hidden = text === "";
 }
 
-const tiles = new TileLayer({
-  visible: config.tiled,
-  source: config.tiled
-    ? new XYZ({ url: `${serviceUrl}/tile/{z}/{y}/{x}`, maxZoom: 19 })
-    : undefined,
-});
+// Both stay hidden until a service JSON says which one draws the map (loadService).
+const tiles = new TileLayer({ visible: false });
 const exportSource = new ImageArcGISRest({
   url: serviceUrl,
   ratio: 1,
   params: { FORMAT: "png32", TRANSPARENT: false },
 });
-const exported = new ImageLayer({ visible: !config.tiled, source: exportSource });
+const exported = new ImageLayer({ visible: false, source: exportSource });
 const found = new VectorSource();
 const highlight = new VectorLayer({
   source: found,
@@ -145,8 +143,9 @@ function recordExtent(): void {
   byId("map").dataset.extent = extent.map((v) => v.toFixed(4)).join(",");
 }
 
-/** Layers of the service, checked ids, and the fields of each layer (for alias lookup). */
+/** Layers of the service, checked ids, the fields of each layer (for alias lookup), and whether tiles draw it. */
 const state = {
+  tiled: false,
   layers: [] as ServiceLayer[],
   checked: new Set<number>(),
   defaults: new Set<number>(),
@@ -158,7 +157,7 @@ function applyLayers(): void {
   const sameAsCache = state.checked.size === state.defaults.size &&
     [...state.defaults].every((id) => state.checked.has(id));
   const layers = exportLayers(state.checked);
-  if (config.tiled && sameAsCache) {
+  if (state.tiled && sameAsCache) {
     tiles.setVisible(true);
     exported.setVisible(false);
   } else {
@@ -188,9 +187,32 @@ function renderLayerList(layers: ServiceLayer[]): void {
   }
 }
 
+/**
+ * The service JSON of each map in turn (the default map first): the first
+ * that offers a Web Mercator tile cache is drawn from its tiles, else the
+ * default map is drawn by export.
+ */
+async function serviceInfo(): Promise<ServiceInfo> {
+  let first: ServiceInfo | undefined;
+  for (const name of config.maps ?? []) {
+    const mapName = encodeURIComponent(name);
+    const info = await getJson(`${serviceUrl}?f=json&mapName=${mapName}`) as ServiceInfo;
+    first ??= info;
+    const maxZoom = webMercatorCache(info);
+    if (maxZoom !== null) {
+      tiles.setSource(
+        new XYZ({ url: `${serviceUrl}/tile/${mapName}/_alllayers/{z}/{y}/{x}`, maxZoom }),
+      );
+      state.tiled = true;
+      return info;
+    }
+  }
+  return first ?? await getJson(`${serviceUrl}?f=json`) as ServiceInfo;
+}
+
 async function loadService(): Promise<void> {
   try {
-    const info = await getJson(`${serviceUrl}?f=json`) as ServiceInfo;
+    const info = await serviceInfo();
     const layers = (info.layers ?? []).filter((l) => !l.subLayerIds?.length);
     state.layers = layers;
     for (const l of layers) {
@@ -210,7 +232,9 @@ async function loadService(): Promise<void> {
     byId("layers").replaceChildren(
       el("li", { className: "unavailable" }, `Layer list unavailable: ${message(e)}`),
     );
-    document.body.dataset.mapSource = config.tiled ? "tiles" : "export";
+    // Without a service JSON the map can still be drawn by export, with every default layer.
+    exported.setVisible(true);
+    document.body.dataset.mapSource = "export";
     return;
   }
   await loadFields();
@@ -378,11 +402,14 @@ byId("panel-toggle").addEventListener("click", () => {
 
 map.on("moveend", recordExtent);
 
-map.once("rendercomplete", () => {
-  document.body.dataset.ready = "true";
-});
 map.on("rendercomplete", () => {
   document.body.dataset.renders = String(Number(document.body.dataset.renders ?? 0) + 1);
 });
 
 await Promise.all([loadService(), loadLegend()]);
+// Ready once the source the service JSON chose (tiles or export) has drawn; render again so
+// the event comes even when that drawing finished while the legend was still loading.
+map.once("rendercomplete", () => {
+  document.body.dataset.ready = "true";
+});
+map.render();
