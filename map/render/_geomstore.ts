@@ -27,6 +27,7 @@ import type { ScreenView } from "./_geometry.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
 export interface PolygonStoreData {
+  kind: "polygons";
   key: string;
   revision: string;
   /** Object id of each feature. */
@@ -148,6 +149,7 @@ export function buildPolygonStore(src: FeatureSource, key: string): PolygonStore
     return out;
   };
   const data: PolygonStoreData = {
+    kind: "polygons",
     key,
     revision,
     ids: shared((b) => new Float64Array(b), featIds.length * 8),

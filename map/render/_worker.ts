@@ -25,9 +25,11 @@ import {
   preparePolygonStores,
   setStorePublisher,
 } from "./_geomstore.ts";
+import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
 
 // Stores this worker builds go to the pool, which hands them to the other workers.
 setStorePublisher((data) => self.postMessage({ type: "store", data }));
+setPointStorePublisher((data) => self.postMessage({ type: "store", data }));
 
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
@@ -55,10 +57,11 @@ self.onmessage = async (e: MessageEvent) => {
       prepare?: boolean;
     }
     | { type: "job"; id: number; job: RenderJob }
-    | { type: "store"; data: PolygonStoreData }
+    | { type: "store"; data: PolygonStoreData | PointStoreData }
     | { type: "warm" };
   if (msg.type === "store") {
-    adoptPolygonStore(msg.data);
+    if (msg.data.kind === "points") adoptPointStore(msg.data);
+    else adoptPolygonStore(msg.data);
     return;
   }
   if (msg.type === "init") {
