@@ -20,7 +20,7 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
-import { polygonStore, ringWindow, storedRings } from "./_geomstore.ts";
+import { addStoredRings, polygonStore, ringWindow } from "./_geomstore.ts";
 import { labelText, pointStore } from "./_pointstore.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
@@ -265,20 +265,20 @@ export function drawLayer(
     for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
       const symbol = pickSymbol(layer.renderer, f.attributes);
       if (!symbol) continue;
-      const rings = storedRings(store, f.id, win, tol, display.resolution / 2);
-      if (!rings || rings.length === 0) continue;
+      const minDiag = display.resolution / 2;
       if (symbol.type === "simple-fill" && !font) {
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
         let group = groups.get(symbol);
         if (!group) groups.set(symbol, group = newGroup());
         const start = { cmds: group.cmds.length, outline: group.outline.length };
-        addPolygon(rings, view, group.cmds, group.outline);
+        addStoredRings(store, f.id, win, tol, minDiag, view, group.cmds, group.outline);
         if (group.cmds.length > start.cmds) group.starts.push(start);
         continue;
       }
       const featCmds: number[] = [];
       const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
-      addPolygon(rings, view, featCmds, featOutline);
+      const taken = addStoredRings(store, f.id, win, tol, minDiag, view, featCmds, featOutline);
+      if (!taken) continue;
       emit(textOf(f.attributes), symbol, [], featCmds, featOutline);
     }
   } else {

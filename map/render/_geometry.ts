@@ -106,6 +106,24 @@ function toScreenFlat(pts: Position[], shift: number, t: Affine, closeRing: bool
   return out;
 }
 
+/** {@link toScreenFlat} of a closed ring given as `n` flat map coordinates x0, y0, x1, y1, ... */
+function ringToScreen(xy: ArrayLike<number>, n: number, shift: number, t: Affine): number[] {
+  const out: number[] = [];
+  let lx = NaN, ly = NaN;
+  for (let i = 0; i < n; i++) {
+    const x0 = xy[2 * i] + shift, y0 = xy[2 * i + 1];
+    const x = t.a * x0 + t.b * y0 + t.c;
+    const y = t.d * x0 + t.e * y0 + t.f;
+    const dx = x - lx, dy = y - ly;
+    if (i === 0 || dx * dx + dy * dy >= 0.25) {
+      out.push(x, y);
+      lx = x;
+      ly = y;
+    }
+  }
+  return out;
+}
+
 function bboxOfFlat(f: number[]): [number, number, number, number] {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   for (let i = 0; i < f.length; i += 2) {
@@ -186,40 +204,68 @@ export function addPolygon(
 ): number {
   let count = 0;
   for (const ring of rings) {
-    if (ring.length < 3) continue;
-    const pts = ring;
-    let x0 = Infinity, x1 = -Infinity;
-    for (const p of pts) {
-      if (p[0] < x0) x0 = p[0];
-      if (p[0] > x1) x1 = p[0];
+    const n = ring.length;
+    if (n < 3) continue;
+    if (flat.length < 2 * n) flat = new Float64Array(Math.max(2 * n, 2 * flat.length));
+    for (let i = 0; i < n; i++) {
+      flat[2 * i] = ring[i][0];
+      flat[2 * i + 1] = ring[i][1];
     }
-    const start = cmds.length;
-    for (const shift of shiftsFor(x0, x1, v)) {
-      const f = clipRing(toScreenFlat(pts, shift, v.t, true), v);
-      if (f.length >= 6) {
-        emitRing(f, cmds);
-        count++;
-      }
-    }
-    if (!outline) continue;
-    const n = pts.length;
-    const artificial = (i: number) =>
-      v.period > 0 && onMeridian(pts[i][0], v.period) && onMeridian(pts[i + 1][0], v.period);
-    let cut = false;
-    for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(i);
-    if (!cut) {
-      for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
-      continue;
-    }
-    let piece: Position[] = [pts[0]];
-    for (let i = 0; i < n - 1; i++) {
-      if (artificial(i)) {
-        if (piece.length >= 2) addPath(piece, v, outline);
-        piece = [pts[i + 1]];
-      } else piece.push(pts[i + 1]);
-    }
-    if (piece.length >= 2) addPath(piece, v, outline);
+    count += addRing(flat, n, v, cmds, outline);
   }
+  return count;
+}
+
+/** Work array of {@link addPolygon}: one ring's flat coordinates at a time. */
+let flat = new Float64Array(1024);
+
+/**
+ * {@link addPolygon} of one ring given as `n` flat map coordinates
+ * (x0, y0, x1, y1, ... in `xy`, which may be longer): the shared geometry
+ * store hands its simplified rings this way, without a position array per
+ * vertex. Returns the number of rings emitted (one per world copy drawn).
+ */
+export function addRing(
+  xy: ArrayLike<number>,
+  n: number,
+  v: ScreenView,
+  cmds: number[],
+  outline?: number[],
+): number {
+  if (n < 3) return 0;
+  let count = 0;
+  let x0 = Infinity, x1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = xy[2 * i];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+  }
+  const start = cmds.length;
+  for (const shift of shiftsFor(x0, x1, v)) {
+    const f = clipRing(ringToScreen(xy, n, shift, v.t), v);
+    if (f.length >= 6) {
+      emitRing(f, cmds);
+      count++;
+    }
+  }
+  if (!outline) return count;
+  const artificial = (i: number) =>
+    v.period > 0 && onMeridian(xy[2 * i], v.period) && onMeridian(xy[2 * i + 2], v.period);
+  let cut = false;
+  for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(i);
+  if (!cut) {
+    for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
+    return count;
+  }
+  const at = (i: number): Position => [xy[2 * i], xy[2 * i + 1]];
+  let piece: Position[] = [at(0)];
+  for (let i = 0; i < n - 1; i++) {
+    if (artificial(i)) {
+      if (piece.length >= 2) addPath(piece, v, outline);
+      piece = [at(i + 1)];
+    } else piece.push(at(i + 1));
+  }
+  if (piece.length >= 2) addPath(piece, v, outline);
   return count;
 }
 
