@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Kit } from "./_canvaskit.ts";
+import { heapBytes, type Kit } from "./_canvaskit.ts";
 import { renderMap } from "./draw_map.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import type { Extent } from "../types.ts";
@@ -61,16 +61,20 @@ function part(e: Extent, scale: number, cx: number, cy: number): Extent {
 
 /**
  * Draws each map once small over its data's extent, then at full size over
- * the extent and parts of it from a quarter to a 64th as wide. Failures are
- * left to the requests that meet them.
+ * the extent and parts of it from a quarter to a 64th as wide. The full-size
+ * draws are skipped when the wasm heap is within 32 image sizes of
+ * `heapLimitBytes` (the pool replaces a worker over its limit after a job;
+ * the warm-up must not be what puts it there). Failures are left to the
+ * requests that meet them.
  */
-export function warmUpMaps(kit: Kit, maps: RenderMap[]): void {
+export function warmUpMaps(kit: Kit, maps: RenderMap[], heapLimitBytes = Infinity): void {
   for (const map of maps) {
     const extent = mapExtent(map);
     if (!extent) continue;
     try {
       renderMap(kit, map, { extent, wkid: map.wkid, widthPx: 256, heightPx: 192, format: "png24" });
       for (const v of FULL_SIZE_VIEWS) {
+        if (heapBytes(kit) + 32 * FULL_W * FULL_H * 4 > heapLimitBytes) break;
         renderMap(kit, map, {
           extent: part(extent, v.scale, v.cx, v.cy),
           wkid: map.wkid,

@@ -76,13 +76,14 @@ self.onmessage = async (e: MessageEvent) => {
       // The stores first (the pool shares them), then tell the pool the others may warm up.
       maps.all().then(async (list) => {
         preparePolygonStores(list);
-        warmUpMaps(await loadKit(), list);
+        warmUpMaps(await loadKit(), list, heapLimitBytes);
       }).catch(() => {}).finally(() => self.postMessage({ type: "prepared" }));
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
   if (msg.type === "warm") {
-    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list)).catch(() => {})
+    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list, heapLimitBytes))
+      .catch(() => {})
       .finally(() => self.postMessage({ type: "warmed" }));
     return;
   }
