@@ -10,8 +10,9 @@ import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
 import { Buffer } from "node:buffer";
 import { evaluate } from "../map/query/mod.ts";
-import { RendererSpecSchema } from "../map/document/renderer.ts";
+import { LabelSpecSchema, RendererSpecSchema, type Rgba } from "../map/document/renderer.ts";
 import type { LoadedService } from "../map/render/_loader.ts";
+import type { RenderLayer } from "../map/render/types.ts";
 import { cutPolygonAtAntimeridian } from "../map/geo/antimeridian.ts";
 import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
 import type {
@@ -295,5 +296,60 @@ export function storeTestLayer(source: FeatureSource) {
         },
       },
     },
+  };
+}
+
+/**
+ * A loader for render workers: service "Points" with a 4326 map "Layers" of
+ * one GeoPackage point table (`path`, `table`) drawn by a unique-value
+ * renderer on its `kind` field (kinds 1 and 2; others unclassed, not drawn)
+ * and labelled with its `name` field, for the shared point store tests.
+ */
+export async function loadGeoPackagePointService(
+  path: string,
+  table: string,
+): Promise<unknown[]> {
+  const { openGeoPackage } = await import("../map/sources/geopackage.ts");
+  return [{
+    name: "Points",
+    defaultMapName: "Layers",
+    maps: [{
+      name: "Layers",
+      wkid: 4326,
+      backgroundColor: [205, 225, 240],
+      layers: [pointStoreTestLayer(openGeoPackage(path, { table }))],
+    }],
+  }];
+}
+
+/** The point layer of {@link loadGeoPackagePointService} over any source. */
+export function pointStoreTestLayer(source: FeatureSource): RenderLayer {
+  const marker = (color: Rgba, size: number) => ({
+    type: "simple-marker" as const,
+    style: "circle" as const,
+    color,
+    size,
+    angle: 0,
+    xoffset: 0,
+    yoffset: 0,
+  });
+  return {
+    id: 0,
+    name: "Points",
+    geometryType: "Point",
+    source,
+    visible: true,
+    minScale: 0,
+    maxScale: 0,
+    renderer: {
+      type: "uniqueValue",
+      field: "kind",
+      transparency: 0,
+      values: [
+        { value: "1", label: "one", description: "", symbol: marker([200, 30, 30, 255], 7) },
+        { value: "2", label: "two", description: "", symbol: marker([30, 30, 200, 255], 11) },
+      ],
+    },
+    labels: LabelSpecSchema.parse({ field: "name", sizePt: 9 }),
   };
 }

@@ -13,7 +13,7 @@ import {
   surfacePixels,
 } from "./_canvaskit.ts";
 import type { MarkerSink } from "./_painter.ts";
-import { compositeOver, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
+import { compositeOver, everyAlpha, type Sprite, stampSprites, unpremultiply } from "./_stamp.ts";
 
 /**
  * Where marker sprites meet the canvas: the image is built in segments.
@@ -29,6 +29,14 @@ export class Compositor implements MarkerSink {
   readonly #w: number;
   readonly #h: number;
   readonly pixelCount: number;
+  /**
+   * Set by {@link finish} when every pixel of the image has alpha 255 (an
+   * opaque canvas, or an opaque first flush: source-over onto alpha 255
+   * stays 255), so the encoder need not scan for transparency.
+   */
+  opaque = false;
+  /** The buffer began as an opaque canvas. */
+  #bufferOpaque = false;
 
   /** Builds the compositor of a `w` x `h` surface. */
   constructor(kit: Kit, surface: Surface, w: number, h: number) {
@@ -67,8 +75,10 @@ export class Compositor implements MarkerSink {
     // canvas is copied as it is (premultiplied = stored for alpha 255), and a canvas with
     // nothing drawn since the last flush adds nothing to the buffer.
     const px = surfacePixels(this.#surface);
-    if (!this.#buffer) this.#buffer = px && isOpaque(px) ? this.#keep(px) : this.#read(true);
-    else if (!px || !isClear(px)) compositeOver(this.#buffer, this.#read(true));
+    if (!this.#buffer) {
+      this.#bufferOpaque = !!px && isOpaque(px);
+      this.#buffer = px && this.#bufferOpaque ? this.#keep(px) : this.#read(true);
+    } else if (!px || !isClear(px)) compositeOver(this.#buffer, this.#read(true));
     this.#canvas.clear(this.#kit.ck.TRANSPARENT);
     return this.#buffer;
   }
@@ -87,11 +97,15 @@ export class Compositor implements MarkerSink {
       // An opaque image (any map without a transparent background) is copied straight out of
       // the surface: its pixels need no conversion either way.
       const px = surfacePixels(this.#surface);
-      if (px && isOpaque(px)) return this.#keep(px);
+      if (px && isOpaque(px)) {
+        this.opaque = true;
+        return this.#keep(px);
+      }
     }
     // A premultiplied read is a plain copy; opaque pixels (most of a map) need no conversion.
     const out = this.#buffer ? this.#flush() : this.#read(true);
-    unpremultiply(out);
+    if (this.#buffer && this.#bufferOpaque) this.opaque = true;
+    else unpremultiply(out);
     return out;
   }
 }
@@ -104,15 +118,4 @@ function isClear(px: Uint8Array): boolean {
 /** Whether every pixel of RGBA `px` has alpha 255. */
 function isOpaque(px: Uint8Array): boolean {
   return everyAlpha(px, 255);
-}
-
-function everyAlpha(px: Uint8Array, alpha: number): boolean {
-  if ((px.byteOffset & 3) !== 0) {
-    for (let i = 3; i < px.length; i += 4) if (px[i] !== alpha) return false;
-    return true;
-  }
-  // 32-bit reads, little-endian: alpha is the top byte.
-  const u = new Uint32Array(px.buffer, px.byteOffset, px.length >> 2);
-  for (let i = 0; i < u.length; i++) if (u[i] >>> 24 !== alpha) return false;
-  return true;
 }

@@ -20,8 +20,8 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
-import { polygonStore, ringWindow, storedRings } from "./_geomstore.ts";
-import { pointSnapshot } from "./_pointcache.ts";
+import { addStoredRings, polygonStore, ringWindow } from "./_geomstore.ts";
+import { labelText, pointStore } from "./_pointstore.ts";
 import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
 import { fillBatches } from "./_fill_batches.ts";
@@ -89,12 +89,6 @@ function sourceBbox(
   } catch {
     return undefined;
   }
-}
-
-function labelText(v: unknown): string {
-  if (v === null || v === undefined) return "";
-  const s = String(v).trim();
-  return s.length > 64 ? s.slice(0, 63) + "…" : s;
 }
 
 /**
@@ -192,9 +186,12 @@ export function drawLayer(
   const labels: LabelCandidate[] = [];
   const font = withLabels && layer.labels ? painter.font(layer.labels.sizePt) : null;
 
+  /** A feature's label text, when labels are drawn. */
+  const textOf = (attributes: Record<string, unknown>) =>
+    font && layer.labels ? labelText(attributes[layer.labels.field]) : "";
   /** Files one feature's screen geometry under its symbol and collects its label. */
   const emit = (
-    attributes: Record<string, unknown>,
+    text: string,
     symbol: SymbolSpec,
     featXy: number[],
     featCmds: number[],
@@ -215,7 +212,6 @@ export function drawLayer(
     if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
     // Far more candidates than an image can hold would only cost time: later ones could not be placed.
     if (labels.length >= MAX_LABEL_CANDIDATES) return;
-    const text = labelText(attributes[layer.labels.field]);
     if (!text) return;
     const width = painter.textWidth(font, text);
     const size = font.getSize();
@@ -242,10 +238,13 @@ export function drawLayer(
     }
   };
 
-  const snapshot = layer.geometryType === "Point" ? pointSnapshot(src, where, fields, wkid) : null;
-  const store = !snapshot && layer.geometryType === "Polygon" ? polygonStore(src, wkid) : null;
-  if (snapshot) {
-    const { xs, ys, attributes } = snapshot;
+  const points = layer.geometryType === "Point"
+    ? pointStore(src, where, layer.renderer, layer.labels?.field, wkid)
+    : null;
+  const store = !points && layer.geometryType === "Polygon" ? polygonStore(src, wkid) : null;
+  if (points) {
+    const { xs, ys, cls } = points.data;
+    const classes = rendererClasses(layer.renderer);
     // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
     const pad = reachPx * display.resolution;
     const v = view.visible;
@@ -255,11 +254,9 @@ export function drawLayer(
       if (
         simple && (x < v.xmin - pad || x > v.xmax + pad || y < v.ymin - pad || y > v.ymax + pad)
       ) continue;
-      const symbol = pickSymbol(layer.renderer, attributes[i]);
-      if (!symbol) continue;
       const featXy: number[] = [];
       addPoint([x, y], view, featXy);
-      if (featXy.length) emit(attributes[i], symbol, featXy, []);
+      if (featXy.length) emit(font ? points.label(i) : "", classes[cls[i]].symbol, featXy, []);
     }
   } else if (store) {
     // Same tolerance as the cache's levels, so both paths draw the same pixels.
@@ -268,21 +265,21 @@ export function drawLayer(
     for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
       const symbol = pickSymbol(layer.renderer, f.attributes);
       if (!symbol) continue;
-      const rings = storedRings(store, f.id, win, tol, display.resolution / 2);
-      if (!rings || rings.length === 0) continue;
+      const minDiag = display.resolution / 2;
       if (symbol.type === "simple-fill" && !font) {
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
         let group = groups.get(symbol);
         if (!group) groups.set(symbol, group = newGroup());
         const start = { cmds: group.cmds.length, outline: group.outline.length };
-        addPolygon(rings, view, group.cmds, group.outline);
+        addStoredRings(store, f.id, win, tol, minDiag, view, group.cmds, group.outline);
         if (group.cmds.length > start.cmds) group.starts.push(start);
         continue;
       }
       const featCmds: number[] = [];
       const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
-      addPolygon(rings, view, featCmds, featOutline);
-      emit(f.attributes, symbol, [], featCmds, featOutline);
+      const taken = addStoredRings(store, f.id, win, tol, minDiag, view, featCmds, featOutline);
+      if (!taken) continue;
+      emit(textOf(f.attributes), symbol, [], featCmds, featOutline);
     }
   } else {
     for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {
@@ -317,7 +314,13 @@ export function drawLayer(
           break;
         }
       }
-      emit(f.attributes, symbol, featXy, featCmds, g.type === "Polygon" ? featOutline : undefined);
+      emit(
+        textOf(f.attributes),
+        symbol,
+        featXy,
+        featCmds,
+        g.type === "Polygon" ? featOutline : undefined,
+      );
     }
   }
   const opacity = 1 - (layer.renderer.transparency ?? 0) / 100;

@@ -86,18 +86,41 @@ function shiftsFor(x0: number, x1: number, v: ScreenView): number[] {
   return worldShifts(x0, x1, v.visible.xmin, v.visible.xmax, v.period);
 }
 
-/** Transforms and radially simplifies (0.5 px) into a flat [x0, y0, x1, y1, ...] list. */
-function toScreenFlat(pts: Position[], shift: number, t: Affine, closeRing: boolean): number[] {
+/**
+ * Vertices `a` .. `b` of an open path (flat map coordinates) transformed and
+ * radially simplified (0.5 px) into a flat [x0, y0, x1, y1, ...] list; the
+ * last vertex is always kept so the path ends where it should.
+ */
+function pathToScreen(xy: ArrayLike<number>, a: number, b: number, shift: number, t: Affine) {
   const out: number[] = [];
   let lx = NaN, ly = NaN;
-  const n = pts.length;
-  for (let i = 0; i < n; i++) {
-    const x0 = pts[i][0] + shift, y0 = pts[i][1];
+  for (let i = a; i <= b; i++) {
+    const x0 = xy[2 * i] + shift, y0 = xy[2 * i + 1];
     const x = t.a * x0 + t.b * y0 + t.c;
     const y = t.d * x0 + t.e * y0 + t.f;
     const dx = x - lx, dy = y - ly;
-    // Keep the last vertex of open paths so they end where they should.
-    if (i === 0 || dx * dx + dy * dy >= 0.25 || (i === n - 1 && !closeRing)) {
+    if (i === a || dx * dx + dy * dy >= 0.25 || i === b) {
+      out.push(x, y);
+      lx = x;
+      ly = y;
+    }
+  }
+  return out;
+}
+
+/**
+ * {@link pathToScreen} of a closed ring of `n` flat map coordinates (its
+ * last vertex kept only when half a pixel from the one before).
+ */
+function ringToScreen(xy: ArrayLike<number>, n: number, shift: number, t: Affine): number[] {
+  const out: number[] = [];
+  let lx = NaN, ly = NaN;
+  for (let i = 0; i < n; i++) {
+    const x0 = xy[2 * i] + shift, y0 = xy[2 * i + 1];
+    const x = t.a * x0 + t.b * y0 + t.c;
+    const y = t.d * x0 + t.e * y0 + t.f;
+    const dx = x - lx, dy = y - ly;
+    if (i === 0 || dx * dx + dy * dy >= 0.25) {
       out.push(x, y);
       lx = x;
       ly = y;
@@ -186,41 +209,76 @@ export function addPolygon(
 ): number {
   let count = 0;
   for (const ring of rings) {
-    if (ring.length < 3) continue;
-    const pts = ring;
-    let x0 = Infinity, x1 = -Infinity;
-    for (const p of pts) {
-      if (p[0] < x0) x0 = p[0];
-      if (p[0] > x1) x1 = p[0];
+    const n = ring.length;
+    if (n < 3) continue;
+    if (flat.length < 2 * n) flat = new Float64Array(Math.max(2 * n, 2 * flat.length));
+    for (let i = 0; i < n; i++) {
+      flat[2 * i] = ring[i][0];
+      flat[2 * i + 1] = ring[i][1];
     }
-    const start = cmds.length;
-    for (const shift of shiftsFor(x0, x1, v)) {
-      const f = clipRing(toScreenFlat(pts, shift, v.t, true), v);
-      if (f.length >= 6) {
-        emitRing(f, cmds);
-        count++;
-      }
-    }
-    if (!outline) continue;
-    const n = pts.length;
-    const artificial = (i: number) =>
-      v.period > 0 && onMeridian(pts[i][0], v.period) && onMeridian(pts[i + 1][0], v.period);
-    let cut = false;
-    for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(i);
-    if (!cut) {
-      for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
-      continue;
-    }
-    let piece: Position[] = [pts[0]];
-    for (let i = 0; i < n - 1; i++) {
-      if (artificial(i)) {
-        if (piece.length >= 2) addPath(piece, v, outline);
-        piece = [pts[i + 1]];
-      } else piece.push(pts[i + 1]);
-    }
-    if (piece.length >= 2) addPath(piece, v, outline);
+    count += addRing(flat, n, v, cmds, outline);
   }
   return count;
+}
+
+/** Work array of {@link addPolygon}: one ring's flat coordinates at a time. */
+let flat = new Float64Array(1024);
+
+/**
+ * {@link addPolygon} of one ring given as `n` flat map coordinates
+ * (x0, y0, x1, y1, ... in `xy`, which may be longer): the shared geometry
+ * store hands its simplified rings this way, without a position array per
+ * vertex. Returns the number of rings emitted (one per world copy drawn).
+ */
+export function addRing(
+  xy: ArrayLike<number>,
+  n: number,
+  v: ScreenView,
+  cmds: number[],
+  outline?: number[],
+): number {
+  if (n < 3) return 0;
+  let count = 0;
+  let x0 = Infinity, x1 = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = xy[2 * i];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+  }
+  const start = cmds.length;
+  for (const shift of shiftsFor(x0, x1, v)) {
+    const f = clipRing(ringToScreen(xy, n, shift, v.t), v);
+    if (f.length >= 6) {
+      emitRing(f, cmds);
+      count++;
+    }
+  }
+  if (!outline) return count;
+  // Only a ring that reaches an antimeridian (within onMeridian's tolerance) can have an edge
+  // along one.
+  const reach = v.period / 2 - v.period * 2e-9;
+  let cut = false;
+  if (v.period > 0 && (x0 <= -reach || x1 >= reach)) {
+    for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(xy, i, v.period);
+  }
+  if (!cut) {
+    for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
+    return count;
+  }
+  // The outline is the ring's runs of vertices between such edges, as open paths.
+  let a = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (!artificial(xy, i, v.period)) continue;
+    if (i > a) addFlatPath(xy, a, i, v, outline);
+    a = i + 1;
+  }
+  if (n - 1 > a) addFlatPath(xy, a, n - 1, v, outline);
+  return count;
+}
+
+/** Whether edge i .. i + 1 of flat coordinates `xy` lies along an antimeridian. */
+function artificial(xy: ArrayLike<number>, i: number, period: number): boolean {
+  return onMeridian(xy[2 * i], period) && onMeridian(xy[2 * i + 2], period);
 }
 
 /** Liang–Barsky clip of one segment; returns [t0, t1] or null when outside. */
@@ -254,15 +312,29 @@ function clipSegment(
 
 /** Appends a polyline path as clipped, simplified screen sub-paths. */
 export function addPath(path: Position[], v: ScreenView, cmds: number[]): void {
-  if (path.length < 2) return;
-  const pts = path;
+  const n = path.length;
+  if (n < 2) return;
+  if (pathFlat.length < 2 * n) pathFlat = new Float64Array(Math.max(2 * n, 2 * pathFlat.length));
+  for (let i = 0; i < n; i++) {
+    pathFlat[2 * i] = path[i][0];
+    pathFlat[2 * i + 1] = path[i][1];
+  }
+  addFlatPath(pathFlat, 0, n - 1, v, cmds);
+}
+
+/** Work array of {@link addPath}. */
+let pathFlat = new Float64Array(1024);
+
+/** {@link addPath} of vertices `a` .. `b` (inclusive) of flat map coordinates `xy`. */
+function addFlatPath(xy: ArrayLike<number>, a: number, b: number, v: ScreenView, cmds: number[]) {
   let x0 = Infinity, x1 = -Infinity;
-  for (const p of pts) {
-    if (p[0] < x0) x0 = p[0];
-    if (p[0] > x1) x1 = p[0];
+  for (let i = a; i <= b; i++) {
+    const x = xy[2 * i];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
   }
   for (const shift of shiftsFor(x0, x1, v)) {
-    const f = toScreenFlat(pts, shift, v.t, false);
+    const f = pathToScreen(xy, a, b, shift, v.t);
     let open = false;
     for (let i = 0; i + 3 < f.length; i += 2) {
       const ax = f[i], ay = f[i + 1], bx = f[i + 2], by = f[i + 3];

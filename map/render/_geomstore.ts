@@ -21,12 +21,12 @@
  * @module
  */
 import type { FeatureSource } from "../sources/source.ts";
-import type { Position } from "../types.ts";
 import { normalizeWkid } from "../geo/projection.ts";
-import type { ScreenView } from "./_geometry.ts";
+import { addRing, type ScreenView } from "./_geometry.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
 export interface PolygonStoreData {
+  kind: "polygons";
   key: string;
   revision: string;
   /** Object id of each feature. */
@@ -148,6 +148,7 @@ export function buildPolygonStore(src: FeatureSource, key: string): PolygonStore
     return out;
   };
   const data: PolygonStoreData = {
+    kind: "polygons",
     key,
     revision,
     ids: shared((b) => new Float64Array(b), featIds.length * 8),
@@ -209,49 +210,71 @@ export function ringWindow(view: ScreenView, pad: number): RingWindow {
   };
 }
 
-/** Radial simplification of ring r into positions (as _geomcache.ts generalises). */
-function simplifiedRing(d: PolygonStoreData, r: number, tol: number): Position[] {
+/** Work array of {@link addStoredRings}: one simplified ring at a time. */
+let simplified = new Float64Array(1024);
+
+/**
+ * Radial simplification of ring r (as _geomcache.ts generalises) into
+ * `simplified`; returns its vertex count, 0 when the ring simplifies to
+ * fewer than 4 vertices.
+ */
+function simplifyRing(d: PolygonStoreData, r: number, tol: number): number {
   const s = d.ringStart[r], e = d.ringStart[r + 1], xy = d.xy;
-  const out: Position[] = [];
   const n = e - s;
+  if (simplified.length < 2 * n) {
+    simplified = new Float64Array(Math.max(2 * n, 2 * simplified.length));
+  }
+  const out = simplified;
   if (n <= 4) {
-    for (let i = s; i < e; i++) out.push([xy[2 * i], xy[2 * i + 1]]);
-    return n === 4 ? out : [];
+    if (n !== 4) return 0;
+    out.set(xy.subarray(2 * s, 2 * e));
+    return 4;
   }
   const t2 = tol * tol;
   let lx = xy[2 * s], ly = xy[2 * s + 1];
-  out.push([lx, ly]);
+  out[0] = lx;
+  out[1] = ly;
+  let m = 1;
   for (let i = s + 1; i < e - 1; i++) {
     const x = xy[2 * i], y = xy[2 * i + 1];
     const dx = x - lx, dy = y - ly;
     if (dx * dx + dy * dy >= t2) {
-      out.push([x, y]);
+      out[2 * m] = x;
+      out[2 * m + 1] = y;
+      m++;
       lx = x;
       ly = y;
     }
   }
-  out.push([xy[2 * (e - 1)], xy[2 * (e - 1) + 1]]);
-  return out.length >= 4 ? out : [];
+  out[2 * m] = xy[2 * (e - 1)];
+  out[2 * m + 1] = xy[2 * (e - 1) + 1];
+  m++;
+  return m >= 4 ? m : 0;
 }
 
 /**
- * The rings of feature `id` that meet `win` and can show at tolerance
- * `tol` (map units), simplified to it; undefined when the store does not
- * hold the feature. A ring whose box diagonal is under `tol` would simplify
- * to nothing, and one under `minDiag` (half a pixel) would draw nothing, so
- * both are skipped without reading their vertices.
+ * Appends the rings of feature `id` that meet `win` and can show at
+ * tolerance `tol` (map units), simplified to it, as screen path commands
+ * (addRing in _geometry.ts); returns how many rings it took, or undefined
+ * when the store does not hold the feature. A ring whose box diagonal is
+ * under `tol` would simplify to nothing, and one under `minDiag` (half a
+ * pixel) would draw nothing, so both are skipped without reading their
+ * vertices.
  */
-export function storedRings(
+export function addStoredRings(
   store: Installed,
   id: number,
   win: RingWindow,
   tol: number,
-  minDiag = 0,
-): Position[][] | undefined {
+  minDiag: number,
+  view: ScreenView,
+  cmds: number[],
+  outline?: number[],
+): number | undefined {
   const i = store.index.get(id);
   if (i === undefined) return undefined;
   const d = store.data, box = d.ringBox;
-  const rings: Position[][] = [];
+  let taken = 0;
   for (let r = d.featRing[i]; r < d.featRing[i + 1]; r++) {
     const x0 = box[4 * r], y0 = box[4 * r + 1], x1 = box[4 * r + 2], y1 = box[4 * r + 3];
     if (x1 < win.xmin || x0 > win.xmax || y1 < win.ymin || y0 > win.ymax) continue;
@@ -261,8 +284,10 @@ export function storedRings(
     if (n > 4 && diag2 < tol * tol) continue;
     // Every vertex within half a pixel of the first: drawing keeps one point and emits nothing.
     if (diag2 < minDiag * minDiag) continue;
-    const ring = simplifiedRing(d, r, tol);
-    if (ring.length >= 4) rings.push(ring);
+    const m = simplifyRing(d, r, tol);
+    if (m === 0) continue;
+    addRing(simplified, m, view, cmds, outline);
+    taken++;
   }
-  return rings;
+  return taken;
 }

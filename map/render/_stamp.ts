@@ -120,3 +120,15 @@ export function unpremultiply(px: Uint8Array): void {
     px[i + 2] = Math.min(255, Math.round(px[i + 2] * f));
   }
 }
+
+/** Whether every pixel of RGBA `px` has this alpha (32-bit reads when aligned). */
+export function everyAlpha(px: Uint8Array, alpha: number): boolean {
+  if ((px.byteOffset & 3) !== 0) {
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== alpha) return false;
+    return true;
+  }
+  // 32-bit reads, little-endian: alpha is the top byte.
+  const u = new Uint32Array(px.buffer, px.byteOffset, px.length >> 2);
+  for (let i = 0; i < u.length; i++) if (u[i] >>> 24 !== alpha) return false;
+  return true;
+}

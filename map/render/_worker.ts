@@ -25,9 +25,11 @@ import {
   preparePolygonStores,
   setStorePublisher,
 } from "./_geomstore.ts";
+import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
 
 // Stores this worker builds go to the pool, which hands them to the other workers.
 setStorePublisher((data) => self.postMessage({ type: "store", data }));
+setPointStorePublisher((data) => self.postMessage({ type: "store", data }));
 
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
@@ -55,10 +57,11 @@ self.onmessage = async (e: MessageEvent) => {
       prepare?: boolean;
     }
     | { type: "job"; id: number; job: RenderJob }
-    | { type: "store"; data: PolygonStoreData }
+    | { type: "store"; data: PolygonStoreData | PointStoreData }
     | { type: "warm" };
   if (msg.type === "store") {
-    adoptPolygonStore(msg.data);
+    if (msg.data.kind === "points") adoptPointStore(msg.data);
+    else adoptPolygonStore(msg.data);
     return;
   }
   if (msg.type === "init") {
@@ -73,13 +76,14 @@ self.onmessage = async (e: MessageEvent) => {
       // The stores first (the pool shares them), then tell the pool the others may warm up.
       maps.all().then(async (list) => {
         preparePolygonStores(list);
-        warmUpMaps(await loadKit(), list);
+        warmUpMaps(await loadKit(), list, heapLimitBytes);
       }).catch(() => {}).finally(() => self.postMessage({ type: "prepared" }));
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
   if (msg.type === "warm") {
-    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list)).catch(() => {})
+    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list, heapLimitBytes))
+      .catch(() => {})
       .finally(() => self.postMessage({ type: "warmed" }));
     return;
   }

@@ -29,6 +29,8 @@ import type { Graphic, MapRenderRequest, MapRenderResult, RenderMap } from "./ty
 /** Raw pixels of a drawn map, before encoding (used by tiles and tests). */
 export interface DrawnMap {
   rgba: Uint8Array;
+  /** Every pixel has alpha 255 (known from drawing, without a scan). */
+  opaque: boolean;
   display: MapDisplay;
   visibleLayerIds: number[];
 }
@@ -165,7 +167,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     const rgba = compositor.finish();
     visibleLayerIds.sort((a, b) => a - b);
     drawn = true;
-    return { rgba, display, visibleLayerIds };
+    return { rgba, opaque: compositor.opaque, display, visibleLayerIds };
   } finally {
     if (drawn) {
       painter.dispose();
@@ -191,12 +193,13 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
  * ```
  */
 export function renderMap(kit: Kit, map: RenderMap, req: MapRenderRequest): MapRenderResult {
-  const { rgba, display, visibleLayerIds } = drawMapPixels(kit, map, req);
+  const { rgba, display, visibleLayerIds, opaque: drawnOpaque } = drawMapPixels(kit, map, req);
+  let opaque = drawnOpaque;
   if (
     req.transparentColor && formatHasAlpha(req.format) ||
     req.transparentColor && req.format === "png24"
   ) {
-    applyTransparentColor(rgba, req.transparentColor);
+    if (applyTransparentColor(rgba, req.transparentColor)) opaque = false;
   }
   const { bytes, mime } = encodeImage(
     kit,
@@ -205,6 +208,7 @@ export function renderMap(kit: Kit, map: RenderMap, req: MapRenderRequest): MapR
     req.heightPx,
     req.format,
     req.quality,
+    opaque,
   );
   return {
     bytes,

@@ -9,6 +9,7 @@ import type { Rgba } from "../document/renderer.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { type Kit, RenderMemoryError, scratchOf } from "./_canvaskit.ts";
 import { encodePng } from "./png.ts";
+import { everyAlpha } from "./_stamp.ts";
 import { encodeGif } from "./gif.ts";
 
 /** Formats the renderer writes. */
@@ -174,8 +175,7 @@ export function applyTransparentColor(rgba: Uint8Array, color: Rgba): boolean {
 }
 
 function hasTransparency(rgba: Uint8Array): boolean {
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return true;
-  return false;
+  return !everyAlpha(rgba, 255);
 }
 
 function encodeJpeg(kit: Kit, rgba: Uint8Array, w: number, h: number, quality: number) {
@@ -289,7 +289,9 @@ export interface EncodedImage {
 }
 
 /**
- * Encodes unpremultiplied RGBA pixels. `quality` (1-100) applies to JPEG.
+ * Encodes unpremultiplied RGBA pixels. `quality` (1-100) applies to JPEG;
+ * `opaque` says the caller knows every alpha is 255 (no scan for
+ * transparency then).
  *
  * @example
  * ```ts
@@ -303,6 +305,7 @@ export function encodeImage(
   h: number,
   format: OutputFormat,
   quality = 75,
+  opaque = false,
 ): EncodedImage {
   // The encoders' work arrays are the kit's, reused job after job; the encoded bytes are new.
   const scratch = scratchOf(kit);
@@ -312,7 +315,10 @@ export function encodeImage(
     case "png24":
       // PNG24 with transparent pixels becomes 32-bit with binary alpha, as ArcGIS does.
       return {
-        bytes: encodePng(rgba, w, h, { kind: hasTransparency(rgba) ? "rgba" : "rgb", scratch }),
+        bytes: encodePng(rgba, w, h, {
+          kind: !opaque && hasTransparency(rgba) ? "rgba" : "rgb",
+          scratch,
+        }),
         mime: "image/png",
       };
     case "png32":
@@ -320,7 +326,7 @@ export function encodeImage(
     case "jpg":
       return { bytes: encodeJpeg(kit, rgba, w, h, quality), mime: "image/jpeg" };
     case "jpgpng":
-      return hasTransparency(rgba)
+      return !opaque && hasTransparency(rgba)
         ? { bytes: encodePng(rgba, w, h, { kind: "rgba", scratch }), mime: "image/png" }
         : { bytes: encodeJpeg(kit, rgba, w, h, quality), mime: "image/jpeg" };
     case "bmp":

@@ -15,6 +15,7 @@ import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
 import { type PolygonStoreData, storeBytes } from "./_geomstore.ts";
+import { pointStoreBytes, type PointStoreData } from "./_pointstore.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
 
 export type { ServiceLoaderSpec };
@@ -64,7 +65,11 @@ export interface RenderPoolStats {
   recycled: number;
   /** Wasm heap of each worker after its last job (0 before its first). */
   heapBytes: number[];
-  /** Geometry stores built by the workers, duplicates included (one per source revision when shared). */
+  /**
+   * Geometry stores (polygon rings, point layers) built by the workers,
+   * duplicates included (one per source revision, and per filter and
+   * renderer for points, when shared).
+   */
   storeBuilds: number;
   /** Workers that finished their start-up draws (replacements included). */
   warmedWorkers: number;
@@ -135,7 +140,7 @@ export class RenderPool implements Renderer {
   #storeBuilds = 0;
   #prepared = false;
   #warmed = 0;
-  readonly #stores = new Map<string, PolygonStoreData>();
+  readonly #stores = new Map<string, PolygonStoreData | PointStoreData>();
   readonly #opts: RenderPoolOptions;
   readonly #heapLimitBytes: number;
   readonly size: number;
@@ -173,7 +178,7 @@ export class RenderPool implements Renderer {
     worker.onmessage = (e: MessageEvent) => {
       const type = (e.data as { type?: string }).type;
       if (type === "store") {
-        this.#shareStore(slot, (e.data as { data: PolygonStoreData }).data);
+        this.#shareStore(slot, (e.data as { data: PolygonStoreData | PointStoreData }).data);
         return;
       }
       if (type === "warmed") {
@@ -219,12 +224,25 @@ export class RenderPool implements Renderer {
    * duplicate (two workers built it at once) is answered with the kept one,
    * so the builder drops its own copy.
    */
-  #shareStore(from: Slot, data: PolygonStoreData): void {
+  #shareStore(from: Slot, data: PolygonStoreData | PointStoreData): void {
     this.#storeBuilds++;
     const kept = this.#stores.get(data.key);
     if (kept && kept.revision === data.revision) {
       from.worker.postMessage({ type: "store", data: kept });
       return;
+    }
+    this.#stores.delete(data.key);
+    if (data.kind === "points") {
+      // Workers keep a few point stores each (other filters and renderers): the pool keeps the
+      // newest of each source's current revision, for workers that start later.
+      const same = [...this.#stores.values()].filter((d) =>
+        d.kind === "points" && d.source === data.source
+      );
+      for (const d of same) if (d.revision !== data.revision) this.#stores.delete(d.key);
+      const current = same.filter((d) => d.revision === data.revision);
+      for (const d of current.slice(0, Math.max(0, current.length - 5))) {
+        this.#stores.delete(d.key);
+      }
     }
     this.#stores.set(data.key, data);
     for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
@@ -246,7 +264,10 @@ export class RenderPool implements Renderer {
       heapBytes: this.#slots.map((s) => s.heapBytes),
       storeBuilds: this.#storeBuilds,
       warmedWorkers: this.#warmed,
-      sharedStoreBytes: [...this.#stores.values()].reduce((n, d) => n + storeBytes(d), 0),
+      sharedStoreBytes: [...this.#stores.values()].reduce(
+        (n, d) => n + (d.kind === "points" ? pointStoreBytes(d) : storeBytes(d)),
+        0,
+      ),
       collections: this.#slots.reduce((n, s) => n + s.collections, 0),
     };
   }
