@@ -12,7 +12,8 @@
  * the whole world to 3 degrees wide, shuffled so levels alternate as a
  * panning and zooming client's would. Images: 1024x768 PNG24, labels off.
  *
- * Ours: a server started afresh (`main.ts serve --maps DIR --render-workers N`)
+ * Ours: a server started afresh as `deno task start` runs it
+ * (`--v8-flags=--expose-gc main.ts serve --maps DIR --render-workers N`)
  * for each data set, worker count and round; pass 1 over the extents is
  * "cold" (the first request of each extent and zoom level on that server),
  * pass 2 repeats them ("warm"). Requests go one at a time, timed from the
@@ -240,8 +241,11 @@ async function ours(
 ): Promise<{ passes: number[][]; rss: number }> {
   const tmp = Deno.makeTempDirSync({ prefix: "render_extents_" });
   const child = new Deno.Command(Deno.execPath(), {
+    // The flags `deno task start` runs the server with: without --expose-gc
+    // the render workers cannot collect between jobs (map/render/collect.ts).
     args: [
       "run",
+      "--v8-flags=--expose-gc",
       "-A",
       `${args.root}/main.ts`,
       "serve",
