@@ -11,6 +11,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, OrderedIdCache, parseIdList } from "./_ordered_ids.ts";
+import { type BitsPlan, countByBits } from "./_search_bits.ts";
 
 /** Options of {@linkcode openCatalog}. */
 export interface OpenOptions {
@@ -144,6 +145,10 @@ export interface ListWork {
   needCount: boolean;
   /** Build the id list when the count is at most this (Infinity: always; 0: never). */
   idsUpTo: number;
+  /** The request for the bitmap index, when it can count it (see ListSql.bits). */
+  bits?: BitsPlan;
+  /** True when the bitmap index's ids (id order) are the page order. */
+  bitsInOrder?: boolean;
 }
 
 /** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
@@ -335,7 +340,8 @@ export class Catalog {
     const key = countKey(sql);
     let count = this.#cachedCount(key);
     if (count === undefined) {
-      count = (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
+      count = sql.bits ? countByBits(this.db, sql.bits, false)?.count : undefined;
+      count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
     }
     return count;
@@ -388,6 +394,8 @@ export class Catalog {
       needCount,
       // A cold count may reveal a sparse list; its ids then come along (see SMALL_LIST_MAX).
       idsUpTo: needIds ? Infinity : needCount && this.#idLists !== null ? SMALL_LIST_MAX : 0,
+      bits: sql.bits,
+      bitsInOrder: sql.bitsInOrder,
     };
   }
 
@@ -399,11 +407,21 @@ export class Catalog {
     this.db.exec("SAVEPOINT catalog_work");
     try {
       const revision = this.revision();
+      // The bitmap index counts a search with range filters without a join
+      // row by row, and lists the ids on the way when they are in page order.
+      const wantBitIds = work.bitsInOrder === true && work.idsUpTo > 0;
+      const byBits = work.bits && (work.needCount || wantBitIds)
+        ? countByBits(this.db, work.bits, wantBitIds)
+        : null;
       const count = work.needCount
-        ? (this.#stmt(work.count).get(...work.params) as { n: number }).n
+        ? byBits?.count ?? (this.#stmt(work.count).get(...work.params) as { n: number }).n
         : undefined;
       let ids: IdList | undefined;
-      if (work.idsUpTo === Infinity || (count !== undefined && count <= work.idsUpTo)) {
+      const idsWanted = work.idsUpTo === Infinity ||
+        (count !== undefined && count <= work.idsUpTo);
+      if (idsWanted && byBits?.ids) {
+        ids = byBits.ids;
+      } else if (idsWanted) {
         const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${work.allIds})`)
           .get(...work.params) as { ids: string | null };
         ids = parseIdList(row.ids);
