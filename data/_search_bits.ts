@@ -6,9 +6,10 @@
  * Ids are cut into chunks of 65,536. For every chunk holding listed rows the
  * table `<table>_chunk` keeps one row per common search term (a bitset of the
  * ids whose search body has it: the term's doclist as bits) and one per range
- * column (`salary_from`/`salary_to` as Float64 with NaN for NULL, dates as
- * Int32 `YYYYMMDD`, 0 when absent). A count ANDs the terms' bitsets and checks
- * the range columns of the ids left, exactly as the SQL conditions do.
+ * column (salaries as whole kopecks in 32 bits, dates as days since 1970 in 16
+ * bits: 10 bytes a vacancy). A count ANDs the terms' bitsets and checks the
+ * range columns of the ids left, exactly as the SQL conditions do; a value the
+ * compact form cannot hold exactly makes the index decline (the SQL answers).
  *
  * Common terms (`<table>_chunk_term`) are those in at least `min_docs`
  * records when chosen; rarer terms are read from the search index itself
@@ -82,10 +83,33 @@ export function bitsSchema(table: BitsTable): string {
   `;
 }
 
-/** `YYYY-MM-DD` as the integer YYYYMMDD (same order), or -1 for anything else. */
-function dateKey(s: unknown): number {
-  if (typeof s !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(s)) return -1;
-  return Number(s.slice(0, 4)) * 10000 + Number(s.slice(5, 7)) * 100 + Number(s.slice(8, 10));
+/** No value (NULL, or no listed record at this id). */
+const MONEY_NULL = 0xffffffff;
+/** A salary the 32-bit kopeck form cannot hold exactly: the index declines. */
+const MONEY_WIDE = 0xfffffffe;
+/** A date the 16-bit day form cannot hold (not `YYYY-MM-DD`, or before 1970). */
+const DATE_NONE = 0xffff;
+const DAY_MS = 86_400_000;
+
+/** A salary as whole kopecks, or one of the markers above. */
+function moneyKey(v: unknown): number {
+  if (v === null || v === undefined) return MONEY_NULL;
+  const n = Number(v);
+  const k = Math.round(n * 100);
+  return k >= 0 && k < MONEY_WIDE && k / 100 === n ? k : MONEY_WIDE;
+}
+
+/** `YYYY-MM-DD` as days since 1970-01-01 (same order), or {@linkcode DATE_NONE}. */
+function dayKey(s: unknown): number {
+  const m = typeof s === "string" ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(s) : null;
+  if (!m) return DATE_NONE;
+  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  const day = ms / DAY_MS;
+  // Only real dates round-trip; SQL compares the text, which orders like the day for them.
+  if (new Date(ms).toISOString().slice(0, 10) !== s || day < 0 || day >= DATE_NONE) {
+    return DATE_NONE;
+  }
+  return day;
 }
 
 function state(db: DatabaseSync, table: BitsTable, key: string): number {
@@ -121,11 +145,11 @@ function rebuildChunk(db: DatabaseSync, table: BitsTable, chunk: number, terms: 
   const insert = db.prepare(`INSERT INTO ${table}_chunk (name, chunk, data) VALUES (?, ?, ?)`);
   for (const c of cols) {
     const values = c.kind === "money"
-      ? new Float64Array(CHUNK_IDS).fill(NaN)
-      : new Int32Array(CHUNK_IDS);
+      ? new Uint32Array(CHUNK_IDS).fill(MONEY_NULL)
+      : new Uint16Array(CHUNK_IDS).fill(DATE_NONE);
     for (const r of rows) {
       const v = r[c.name];
-      values[Number(r.id) - lo] = c.kind === "money" ? (v === null ? NaN : Number(v)) : dateKey(v);
+      values[Number(r.id) - lo] = c.kind === "money" ? moneyKey(v) : dayKey(v);
     }
     insert.run(`c:${c.name}`, chunk, new Uint8Array(values.buffer));
   }
@@ -210,8 +234,18 @@ export function refreshSearchBits(db: DatabaseSync, table: BitsTable, ids: Itera
 /** Bits of one chunk, by chunk number. */
 type ChunkBits = Map<number, Uint32Array>;
 
+/** `data`'s bytes as `T` (no copy when SQLite's buffer is aligned). */
+function view<T>(
+  data: Uint8Array,
+  of: { new (b: ArrayBufferLike, o: number, n: number): T; BYTES_PER_ELEMENT: number },
+): T {
+  const size = of.BYTES_PER_ELEMENT;
+  const b = data.byteOffset % size === 0 ? data : data.slice();
+  return new of(b.buffer, b.byteOffset, b.byteLength / size);
+}
+
 function words(data: Uint8Array): Uint32Array {
-  return new Uint32Array(data.slice().buffer);
+  return view(data, Uint32Array);
 }
 
 /** The ids of every record having `term` (any term, common or not), as chunk bits. */
@@ -236,6 +270,63 @@ function termBits(db: DatabaseSync, table: BitsTable, term: string, common: bool
   return out;
 }
 
+/**
+ * The range columns of the bitmap index, by chunk. With `keep`, a column read
+ * once stays (about 4 bytes a record for each salary column, 2 for a date)
+ * until {@linkcode RangeColumns.clear} (the data changed).
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * import { RangeColumns } from "./_search_bits.ts";
+ * const db = new DatabaseSync("var/catalog.db", { readOnly: true });
+ * const columns = new RangeColumns(db, true);
+ * columns.get("vacancy", "salary_to", 0); // Uint32Array of kopecks, or undefined
+ * ```
+ */
+export class RangeColumns {
+  readonly #db: DatabaseSync;
+  readonly #keep: boolean;
+  readonly #columns = new Map<string, Map<number, Uint32Array | Uint16Array>>();
+
+  /** Reads from `db`; keeps what it read when `keep`. */
+  constructor(db: DatabaseSync, keep: boolean) {
+    this.#db = db;
+    this.#keep = keep;
+  }
+
+  /** Column `name` of `table` in chunk `chunk`, or undefined when that chunk lists nothing. */
+  get(table: BitsTable, name: string, chunk: number): Uint32Array | Uint16Array | undefined {
+    const key = `${table}.${name}`;
+    let chunks = this.#columns.get(key);
+    if (!chunks) {
+      chunks = new Map();
+      const money = name.startsWith("salary");
+      const rows = this.#keep
+        ? this.#db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ?`).all(`c:${name}`)
+        : this.#db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ? AND chunk = ?`)
+          .all(`c:${name}`, chunk);
+      for (const r of rows as { chunk: number; data: Uint8Array }[]) {
+        chunks.set(r.chunk, money ? view(r.data, Uint32Array) : view(r.data, Uint16Array));
+      }
+      if (this.#keep) this.#columns.set(key, chunks);
+    }
+    return chunks.get(chunk);
+  }
+
+  /** Every column of both tables, read now (a reader worker at start). */
+  preload(): void {
+    for (const [table, cols] of Object.entries(COLUMNS) as [BitsTable, typeof COLUMNS.vacancy][]) {
+      for (const c of cols) this.get(table, c.name, 0);
+    }
+  }
+
+  /** Drops what was kept. */
+  clear(): void {
+    this.#columns.clear();
+  }
+}
+
 /** What {@linkcode countByBits} found. */
 export interface BitsMatch {
   count: number;
@@ -246,8 +337,9 @@ export interface BitsMatch {
 /**
  * Counts (and optionally lists, in id order) the listed records matching
  * `plan`, or returns null when the bitmap index cannot answer exactly (a
- * prefix query, a date that is not `YYYY-MM-DD`). Run it inside one read
- * transaction.
+ * prefix query, a value the compact columns cannot hold). Run it inside one
+ * read transaction. `columns` keeps the range columns between calls (else
+ * they are read for this call only).
  *
  * @example
  * ```ts
@@ -263,7 +355,12 @@ export interface BitsMatch {
  * console.log(m?.count);
  * ```
  */
-export function countByBits(db: DatabaseSync, plan: BitsPlan, wantIds: boolean): BitsMatch | null {
+export function countByBits(
+  db: DatabaseSync,
+  plan: BitsPlan,
+  wantIds: boolean,
+  columns?: RangeColumns,
+): BitsMatch | null {
   if (plan.groups.length === 0 || plan.groups.some((g) => g.some((t) => t.endsWith("*")))) {
     return null;
   }
@@ -293,54 +390,68 @@ export function countByBits(db: DatabaseSync, plan: BitsPlan, wantIds: boolean):
     acc = or;
   }
   const salary = plan.salaryMin !== undefined || plan.salaryMax !== undefined;
+  const min = plan.salaryMin ?? -Infinity;
+  const max = plan.salaryMax ?? Infinity;
   const colNames = [
     ...(salary ? ["salary_from", "salary_to"] : []),
     ...new Set(plan.dates.map((d) => d.column)),
   ];
-  const dates = plan.dates.map((d) => ({ ...d, key: dateKey(d.value) }));
-  if (dates.some((d) => d.key < 0)) return null;
-  const readCol = db.prepare(`SELECT data FROM ${table}_chunk WHERE name = ? AND chunk = ?`);
+  // Day bounds: from <= day <= to, for each date column.
+  const bounds = new Map<string, [number, number]>();
+  for (const d of plan.dates) {
+    const day = dayKey(d.value);
+    if (day === DATE_NONE) return null;
+    const b = bounds.get(d.column) ?? [0, DATE_NONE - 1];
+    if (d.op === ">=") b[0] = Math.max(b[0], day);
+    else b[1] = Math.min(b[1], day);
+    bounds.set(d.column, b);
+  }
+  const dateCols = [...bounds];
+  const source = columns ?? new RangeColumns(db, false);
   let count = 0;
   let ids = wantIds ? new Float64Array(1024) : null;
   for (const c of [...acc!.keys()].sort((a, b) => a - b)) {
     const bits = acc!.get(c)!;
-    let cols: Record<string, Float64Array | Int32Array> | null = null;
+    let from: Uint32Array | undefined;
+    let to: Uint32Array | undefined;
+    let days: [Uint16Array, number, number][] = [];
+    if (colNames.length > 0) {
+      if (salary) {
+        from = source.get(table, "salary_from", c) as Uint32Array | undefined;
+        to = source.get(table, "salary_to", c) as Uint32Array | undefined;
+        if (!from || !to) return null; // a term without its chunk's columns: cannot be exact
+      }
+      days = [];
+      for (const [name, [lo, hi]] of dateCols) {
+        const col = source.get(table, name, c) as Uint16Array | undefined;
+        if (!col) return null;
+        days.push([col, lo, hi]);
+      }
+    }
     for (let w = 0; w < CHUNK_WORDS; w++) {
       let word = bits[w];
       while (word !== 0) {
         const low = word & -word;
         const k = (w << 5) + 31 - Math.clz32(low);
         word ^= low;
-        if (colNames.length > 0) {
-          if (cols === null) {
-            cols = {};
-            for (const name of colNames) {
-              const row = readCol.get(`c:${name}`, c) as { data: Uint8Array } | undefined;
-              if (!row) return null; // a term without its chunk's columns: cannot be exact
-              const buf = row.data.slice().buffer;
-              cols[name] = name.startsWith("salary") ? new Float64Array(buf) : new Int32Array(buf);
-            }
-          }
-          if (salary) {
-            const from = cols.salary_from[k];
-            const to = cols.salary_to[k];
-            if (from !== from && to !== to) continue; // both NULL
-            if (plan.salaryMin !== undefined && to === to && !(to >= plan.salaryMin)) continue;
-            if (plan.salaryMax !== undefined && from === from && !(from <= plan.salaryMax)) {
-              continue;
-            }
-          }
-          let ok = true;
-          for (const d of dates) {
-            const v = cols[d.column][k];
-            if (v < 0) return null; // a stored date the index cannot order
-            if (d.op === ">=" ? v < d.key : v > d.key) {
-              ok = false;
-              break;
-            }
-          }
-          if (!ok) continue;
+        if (from && to) {
+          const f = from[k];
+          const t = to[k];
+          if (f === MONEY_WIDE || t === MONEY_WIDE) return null;
+          if (f === MONEY_NULL && t === MONEY_NULL) continue;
+          if (t !== MONEY_NULL && !(t / 100 >= min)) continue;
+          if (f !== MONEY_NULL && !(f / 100 <= max)) continue;
         }
+        let ok = true;
+        for (const [col, lo, hi] of days) {
+          const v = col[k];
+          if (v === DATE_NONE) return null; // a stored date the index cannot order
+          if (v < lo || v > hi) {
+            ok = false;
+            break;
+          }
+        }
+        if (!ok) continue;
         if (ids !== null) {
           if (count === ids.length) {
             const grown = new Float64Array(ids.length * 2);

@@ -11,7 +11,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, OrderedIdCache, parseIdList } from "./_ordered_ids.ts";
-import { type BitsPlan, countByBits } from "./_search_bits.ts";
+import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
 
 /** Options of {@linkcode openCatalog}. */
 export interface OpenOptions {
@@ -30,6 +30,12 @@ export interface OpenOptions {
    * ~24 MiB, and a list evicted is rebuilt by a full scan; 0 = always OFFSET).
    */
   idListBytes?: number;
+  /**
+   * Keep the range columns of the search bitmap index in memory once read
+   * (about 10 bytes a vacancy; a reader worker), instead of reading them for
+   * each count of a search with a salary or date range (default false).
+   */
+  keepRangeColumns?: boolean;
 }
 
 /** The catalogue database cannot be opened; the message says why and what to do. */
@@ -179,14 +185,38 @@ export class Catalog {
   readonly #counts = new Map<string, number>();
   /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
   readonly #idLists: OrderedIdCache | null;
+  /** Range columns of the search bitmap index kept in memory (see OpenOptions.keepRangeColumns). */
+  readonly #rangeColumns: RangeColumns | undefined;
   #dataVersion = "";
 
   /** Use {@linkcode openCatalog}. */
-  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 32 * 2 ** 20) {
+  constructor(
+    db: DatabaseSync,
+    path: string,
+    readonly: boolean,
+    idListBytes = 32 * 2 ** 20,
+    keepRangeColumns = false,
+  ) {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
     this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
+    this.#rangeColumns = keepRangeColumns ? new RangeColumns(db, true) : undefined;
+  }
+
+  /**
+   * Reads the kept range columns now (a reader worker at start), so the first
+   * search with a salary or date range does not wait for them.
+   */
+  preloadRangeColumns(): void {
+    if (!this.#rangeColumns) return;
+    this.db.exec("SAVEPOINT catalog_preload");
+    try {
+      this.#checkFresh();
+      this.#rangeColumns.preload();
+    } finally {
+      this.db.exec("RELEASE catalog_preload");
+    }
   }
 
   #stmt(sql: string): StatementSync {
@@ -219,6 +249,7 @@ export class Catalog {
     if (version !== this.#dataVersion) {
       this.#counts.clear();
       this.#idLists?.clear();
+      this.#rangeColumns?.clear();
       this.#dataVersion = version;
     }
   }
@@ -340,7 +371,9 @@ export class Catalog {
     const key = countKey(sql);
     let count = this.#cachedCount(key);
     if (count === undefined) {
-      count = sql.bits ? countByBits(this.db, sql.bits, false)?.count : undefined;
+      count = sql.bits
+        ? countByBits(this.db, sql.bits, false, this.#rangeColumns)?.count
+        : undefined;
       count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
     }
@@ -411,7 +444,7 @@ export class Catalog {
       // row by row, and lists the ids on the way when they are in page order.
       const wantBitIds = work.bitsInOrder === true && work.idsUpTo > 0;
       const byBits = work.bits && (work.needCount || wantBitIds)
-        ? countByBits(this.db, work.bits, wantBitIds)
+        ? countByBits(this.db, work.bits, wantBitIds, this.#rangeColumns)
         : null;
       const count = work.needCount
         ? byBits?.count ?? (this.#stmt(work.count).get(...work.params) as { n: number }).n
@@ -615,5 +648,5 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     db.close();
     throw err;
   }
-  return new Catalog(db, path, readonly, opts.idListBytes);
+  return new Catalog(db, path, readonly, opts.idListBytes, opts.keepRangeColumns);
 }

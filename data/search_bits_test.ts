@@ -163,7 +163,9 @@ Deno.test("search bitmap index: counts and id lists equal the SQL truth on rando
     const chunks = column(db, "SELECT DISTINCT chunk AS v FROM vacancy_chunk ORDER BY chunk");
     assert.deepEqual(chunks, [0, 1, 2]);
 
-    const catalog = openCatalog(path, { readonly: true });
+    // As a reader worker opens it: range columns kept in memory.
+    const catalog = openCatalog(path, { readonly: true, keepRangeColumns: true });
+    catalog.preloadRangeColumns();
     try {
       const byBits = compare(catalog, db, new Rng(11), 300);
       // Nearly every request goes through the bitmap index (prefix queries of
@@ -178,33 +180,46 @@ Deno.test("search bitmap index: counts and id lists equal the SQL truth on rando
   }
 });
 
-Deno.test("search bitmap index: a search with a salary range counts exactly at the boundaries", async () => {
+Deno.test("search bitmap index: a search with a salary range counts exactly at the boundaries; values it cannot hold make it decline", async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const path = demoDb(dir, { vacancies: 400, agencies: 3, competitions: 20 });
-    const catalog = openCatalog(path, { readonly: true });
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      const expand = expander(db);
-      const values = column(
-        db,
-        "SELECT DISTINCT salary_to AS v FROM vacancy_list WHERE salary_to IS NOT NULL LIMIT 20",
-      ) as number[];
-      for (const v of values) {
-        for (const q of [{ salaryMin: v }, { salaryMax: v }, { salaryMin: v, salaryMax: v }]) {
-          const query: ListQuery = { search: "специалист", ...q };
-          const sql = buildList("vacancies", query, expand);
-          assert.ok(countByBits(db, sql.bits!, false) !== null);
-          assert.equal(
-            catalog.count("vacancies", query),
-            truth(db, "vacancies", query, expand).count,
-          );
+    const check = (wantBits: boolean) => {
+      const catalog = openCatalog(path, { readonly: true });
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        const expand = expander(db);
+        const values = column(
+          db,
+          "SELECT DISTINCT salary_to AS v FROM vacancy_list WHERE salary_to IS NOT NULL LIMIT 20",
+        ) as number[];
+        for (const v of values) {
+          for (const q of [{ salaryMin: v }, { salaryMax: v }, { salaryMin: v, salaryMax: v }]) {
+            const query: ListQuery = { search: "специалист", ...q };
+            const sql = buildList("vacancies", query, expand);
+            assert.equal(countByBits(db, sql.bits!, false) !== null, wantBits);
+            assert.equal(
+              catalog.count("vacancies", query),
+              truth(db, "vacancies", query, expand).count,
+            );
+          }
         }
+      } finally {
+        catalog.close();
+        db.close();
       }
-    } finally {
-      catalog.close();
-      db.close();
-    }
+    };
+    check(true);
+    // A salary too large for 32-bit kopecks on a matching record: the SQL answers.
+    const db = new DatabaseSync(path, { readOnly: true });
+    const doc = (db.prepare(
+      "SELECT v.doc AS doc FROM vacancy AS v JOIN vacancy_fts AS f ON f.rowid = v.id WHERE f.vacancy_fts MATCH 'специалист' LIMIT 1",
+    ).get() as { doc: string }).doc;
+    db.close();
+    await importFiles(path, [
+      await writeJson(dir, "wide.json", [{ ...JSON.parse(doc), salary_to: "9999999999.99" }]),
+    ]);
+    check(false);
   } finally {
     await cleanup();
   }
