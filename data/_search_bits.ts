@@ -335,8 +335,8 @@ export interface BitsMatch {
 }
 
 /**
- * Counts (and optionally lists, in id order) the listed records matching
- * `plan`, or returns null when the bitmap index cannot answer exactly (a
+ * Counts the listed records matching `plan`, and lists their ids in id order
+ * when there are at most `idsUpTo` of them (0: never; Infinity: always), or returns null when the bitmap index cannot answer exactly (a
  * prefix query, a value the compact columns cannot hold). Run it inside one
  * read transaction. `columns` keeps the range columns between calls (else
  * they are read for this call only).
@@ -351,14 +351,14 @@ export interface BitsMatch {
  *   groups: [["специалист"]],
  *   salaryMin: 80000,
  *   dates: [],
- * }, false);
+ * }, 0);
  * console.log(m?.count);
  * ```
  */
 export function countByBits(
   db: DatabaseSync,
   plan: BitsPlan,
-  wantIds: boolean,
+  idsUpTo: number,
   columns?: RangeColumns,
 ): BitsMatch | null {
   if (plan.groups.length === 0 || plan.groups.some((g) => g.some((t) => t.endsWith("*")))) {
@@ -409,7 +409,7 @@ export function countByBits(
   const dateCols = [...bounds];
   const source = columns ?? new RangeColumns(db, false);
   let count = 0;
-  let ids = wantIds ? new Float64Array(1024) : null;
+  let ids = idsUpTo > 0 ? new Float64Array(1024) : null;
   for (const c of [...acc!.keys()].sort((a, b) => a - b)) {
     const bits = acc!.get(c)!;
     let from: Uint32Array | undefined;
@@ -452,6 +452,7 @@ export function countByBits(
           }
         }
         if (!ok) continue;
+        if (ids !== null && count >= idsUpTo) ids = null; // more than wanted: count only
         if (ids !== null) {
           if (count === ids.length) {
             const grown = new Float64Array(ids.length * 2);

@@ -371,9 +371,7 @@ export class Catalog {
     const key = countKey(sql);
     let count = this.#cachedCount(key);
     if (count === undefined) {
-      count = sql.bits
-        ? countByBits(this.db, sql.bits, false, this.#rangeColumns)?.count
-        : undefined;
+      count = sql.bits ? countByBits(this.db, sql.bits, 0, this.#rangeColumns)?.count : undefined;
       count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
     }
@@ -442,9 +440,9 @@ export class Catalog {
       const revision = this.revision();
       // The bitmap index counts a search with range filters without a join
       // row by row, and lists the ids on the way when they are in page order.
-      const wantBitIds = work.bitsInOrder === true && work.idsUpTo > 0;
-      const byBits = work.bits && (work.needCount || wantBitIds)
-        ? countByBits(this.db, work.bits, wantBitIds, this.#rangeColumns)
+      const bitIds = work.bitsInOrder === true ? work.idsUpTo : 0;
+      const byBits = work.bits && (work.needCount || bitIds > 0)
+        ? countByBits(this.db, work.bits, bitIds, this.#rangeColumns)
         : null;
       const count = work.needCount
         ? byBits?.count ?? (this.#stmt(work.count).get(...work.params) as { n: number }).n
