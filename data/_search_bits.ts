@@ -327,6 +327,118 @@ export class RangeColumns {
   }
 }
 
+/** Smallest whole-kopeck value v with v / 100 >= m. */
+function kopecksFrom(m: number): number {
+  let k = Math.max(0, Math.ceil(m * 100));
+  while (k > 0 && (k - 1) / 100 >= m) k--;
+  while (k / 100 < m) k++;
+  return Math.min(k, MONEY_WIDE);
+}
+
+/** Largest whole-kopeck value v with v / 100 <= m (-1 when none). */
+function kopecksUpTo(m: number): number {
+  if (m < 0) return -1;
+  let k = Math.min(MONEY_WIDE - 1, Math.floor(m * 100));
+  while (k / 100 > m) k--;
+  while (k + 1 < MONEY_WIDE && (k + 1) / 100 <= m) k++;
+  return k;
+}
+
+/** The state of one count over the chunks (one object, so the hot loop stays monomorphic). */
+interface Scan {
+  count: number;
+  ids: Float64Array | null;
+  idsUpTo: number;
+  /** First id of the chunk. */
+  base: number;
+  /** Salary columns when a salary filter applies. */
+  from: Uint32Array | null;
+  to: Uint32Array | null;
+  minK: number;
+  maxK: number;
+  /** Up to two date columns with their day bounds. */
+  d1: Uint16Array | null;
+  lo1: number;
+  hi1: number;
+  d2: Uint16Array | null;
+  lo2: number;
+  hi2: number;
+}
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * Counts (and lists) the candidates of one chunk that pass the range checks.
+ * False when a value the compact columns cannot hold is met.
+ */
+function scanChunk(bits: Uint32Array, s: Scan): boolean {
+  const { from, to, minK, maxK, d1, lo1, hi1, d2, lo2, hi2, base } = s;
+  const checks = from !== null || d1 !== null;
+  for (let w = 0; w < CHUNK_WORDS; w++) {
+    const cand = bits[w];
+    if (cand === 0) continue;
+    let keep = cand;
+    if (checks) {
+      // The word's 32 ids checked without branches, then masked by the candidates:
+      // cheaper than visiting each candidate bit when most of them are set.
+      let ok = 0;
+      let bad = 0;
+      const k0 = w << 5;
+      if (from !== null && to !== null) {
+        for (let b = 0; b < 32; b++) {
+          const f = from[k0 + b];
+          const t = to[k0 + b];
+          const pass = +(t >= minK) & (+(f <= maxK) | +(f === MONEY_NULL)) &
+            (+(f !== MONEY_NULL) | +(t !== MONEY_NULL));
+          ok |= pass << b;
+          bad |= (+(f === MONEY_WIDE) | +(t === MONEY_WIDE)) << b;
+        }
+      } else ok = -1;
+      if (d1 !== null) {
+        let dates = 0;
+        for (let b = 0; b < 32; b++) {
+          const v = d1[k0 + b];
+          dates |= (+(v >= lo1) & +(v <= hi1)) << b;
+          bad |= +(v === DATE_NONE) << b;
+        }
+        if (d2 !== null) {
+          for (let b = 0; b < 32; b++) {
+            const v = d2[k0 + b];
+            if (v < lo2 || v > hi2) dates &= ~(1 << b);
+            bad |= +(v === DATE_NONE) << b;
+          }
+        }
+        ok &= dates;
+      }
+      if ((bad & cand) !== 0) return false;
+      keep = cand & ok;
+    }
+    if (keep === 0) continue;
+    const n = popcount(keep);
+    if (s.ids !== null && s.count + n > s.idsUpTo) s.ids = null; // more than wanted: count only
+    if (s.ids !== null) {
+      if (s.count + 32 > s.ids.length) {
+        const grown = new Float64Array(s.ids.length * 2);
+        grown.set(s.ids);
+        s.ids = grown;
+      }
+      let x = keep;
+      let i = s.count;
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        s.ids[i++] = base + ((w << 5) | (31 - Math.clz32(low)));
+      }
+    }
+    s.count += n;
+  }
+  return true;
+}
+
 /** What {@linkcode countByBits} found. */
 export interface BitsMatch {
   count: number;
@@ -390,13 +502,11 @@ export function countByBits(
     acc = or;
   }
   const salary = plan.salaryMin !== undefined || plan.salaryMax !== undefined;
-  const min = plan.salaryMin ?? -Infinity;
-  const max = plan.salaryMax ?? Infinity;
-  const colNames = [
-    ...(salary ? ["salary_from", "salary_to"] : []),
-    ...new Set(plan.dates.map((d) => d.column)),
-  ];
-  // Day bounds: from <= day <= to, for each date column.
+  // Whole-kopeck bounds: to >= minK and from <= maxK say exactly what
+  // to / 100 >= salaryMin and from / 100 <= salaryMax say of the stored values.
+  const minK = plan.salaryMin === undefined ? 0 : kopecksFrom(plan.salaryMin);
+  const maxK = plan.salaryMax === undefined ? MONEY_WIDE - 1 : kopecksUpTo(plan.salaryMax);
+  // Day bounds: lo <= day <= hi, for each date column.
   const bounds = new Map<string, [number, number]>();
   for (const d of plan.dates) {
     const day = dayKey(d.value);
@@ -408,63 +518,39 @@ export function countByBits(
   }
   const dateCols = [...bounds];
   const source = columns ?? new RangeColumns(db, false);
-  let count = 0;
-  let ids = idsUpTo > 0 ? new Float64Array(1024) : null;
+  const scan: Scan = {
+    count: 0,
+    ids: idsUpTo > 0 ? new Float64Array(1024) : null,
+    idsUpTo,
+    base: 0,
+    from: null,
+    to: null,
+    minK,
+    maxK,
+    d1: null,
+    lo1: 0,
+    hi1: 0,
+    d2: null,
+    lo2: 0,
+    hi2: 0,
+  };
   for (const c of [...acc!.keys()].sort((a, b) => a - b)) {
-    const bits = acc!.get(c)!;
-    let from: Uint32Array | undefined;
-    let to: Uint32Array | undefined;
-    let days: [Uint16Array, number, number][] = [];
-    if (colNames.length > 0) {
-      if (salary) {
-        from = source.get(table, "salary_from", c) as Uint32Array | undefined;
-        to = source.get(table, "salary_to", c) as Uint32Array | undefined;
-        if (!from || !to) return null; // a term without its chunk's columns: cannot be exact
-      }
-      days = [];
-      for (const [name, [lo, hi]] of dateCols) {
-        const col = source.get(table, name, c) as Uint16Array | undefined;
-        if (!col) return null;
-        days.push([col, lo, hi]);
-      }
+    scan.base = c * CHUNK_IDS;
+    if (salary) {
+      scan.from = (source.get(table, "salary_from", c) as Uint32Array | undefined) ?? null;
+      scan.to = (source.get(table, "salary_to", c) as Uint32Array | undefined) ?? null;
+      // A term without its chunk's columns: cannot be exact.
+      if (scan.from === null || scan.to === null) return null;
     }
-    for (let w = 0; w < CHUNK_WORDS; w++) {
-      let word = bits[w];
-      while (word !== 0) {
-        const low = word & -word;
-        const k = (w << 5) + 31 - Math.clz32(low);
-        word ^= low;
-        if (from && to) {
-          const f = from[k];
-          const t = to[k];
-          if (f === MONEY_WIDE || t === MONEY_WIDE) return null;
-          if (f === MONEY_NULL && t === MONEY_NULL) continue;
-          if (t !== MONEY_NULL && !(t / 100 >= min)) continue;
-          if (f !== MONEY_NULL && !(f / 100 <= max)) continue;
-        }
-        let ok = true;
-        for (const [col, lo, hi] of days) {
-          const v = col[k];
-          if (v === DATE_NONE) return null; // a stored date the index cannot order
-          if (v < lo || v > hi) {
-            ok = false;
-            break;
-          }
-        }
-        if (!ok) continue;
-        if (ids !== null && count >= idsUpTo) ids = null; // more than wanted: count only
-        if (ids !== null) {
-          if (count === ids.length) {
-            const grown = new Float64Array(ids.length * 2);
-            grown.set(ids);
-            ids = grown;
-          }
-          ids[count] = c * CHUNK_IDS + k;
-        }
-        count++;
-      }
+    for (const [i, [name, [lo, hi]]] of dateCols.entries()) {
+      const col = (source.get(table, name, c) as Uint16Array | undefined) ?? null;
+      if (col === null) return null;
+      if (i === 0) [scan.d1, scan.lo1, scan.hi1] = [col, lo, hi];
+      else [scan.d2, scan.lo2, scan.hi2] = [col, lo, hi];
     }
+    if (!scanChunk(acc!.get(c)!, scan)) return null;
   }
+  const { count, ids } = scan;
   if (ids === null) return { count };
   const list = ids.subarray(0, count);
   return {
