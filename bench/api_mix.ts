@@ -27,7 +27,7 @@
  * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
  *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
  *                              [--root DIR --paths-db NEWER.db] [--targets bare,off,on]
- *                              [--warmup SECONDS] [--v8-flags --expose-gc]
+ *                              [--warmup SECONDS] [--v8-flags --expose-gc,--max-semi-space-size=8]
  * ```
  *
  * @module
@@ -53,7 +53,7 @@ const { values } = parseArgs({
     "paths-db": { type: "string" },
     warmup: { type: "string", default: "2" },
     // As `deno task start` runs the server (its main-thread collection budget needs it).
-    "v8-flags": { type: "string", default: "--expose-gc" },
+    "v8-flags": { type: "string", default: "--expose-gc,--max-semi-space-size=8" },
   },
 });
 if (!["mix", "pages", "details"].includes(values.workload)) {
