@@ -127,8 +127,14 @@ export class CatalogWriter {
   readonly #knownAgencies = new Set<number>();
   readonly #now: string;
   #terms: Set<string> | null = null;
-  /** Ids whose listing or search entry changed: their bitmap chunks are rebuilt in `finish()`. */
-  readonly #touched: Record<Table, Set<number>> = { vacancy: new Set(), competition: new Set() };
+  /**
+   * Ids whose listing or search entry changed, with their search-index terms
+   * now (null: no longer listed), for the bitmap index in `finish()`.
+   */
+  readonly #touched: Record<Table, Map<number, string[] | null>> = {
+    vacancy: new Map(),
+    competition: new Map(),
+  };
 
   /** `now` stamps change_log rows and meta.last_modified (ISO 8601, UTC). */
   constructor(db: DatabaseSync, now: Date = new Date()) {
@@ -160,7 +166,7 @@ export class CatalogWriter {
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
   #index(table: Table, record: Vacancy | Competition): void {
     const { stems: terms, body } = searchEntry(table, record);
-    this.#touched[table].add(record.id);
+    this.#touched[table].set(record.id, body.split(" "));
     this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, record.id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
@@ -205,7 +211,7 @@ export class CatalogWriter {
       | { seq: number }
       | undefined;
     if (!row) return undefined;
-    this.#touched[table].add(id);
+    this.#touched[table].set(id, null);
     this.#run(`DELETE FROM ${table}_list WHERE id = ?`, id);
     this.#run(`DELETE FROM ${table}_fts WHERE rowid = ?`, id);
     return row.seq;

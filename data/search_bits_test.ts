@@ -151,6 +151,9 @@ Deno.test("search bitmap index: counts and id lists equal the SQL truth on rando
       ...v,
       salary_to: v.salary_to === null ? "99999.99" : null,
       publish_date: "2023-06-15",
+      // New words, words gone: their terms' bits must follow.
+      title: "Ведущий инженер-программист",
+      job_responsibilities: "",
     }));
     const hidden = [...vacancies.filter((_, i) => i % 11 === 0), ...competitions.slice(0, 40)]
       .map((r) => ({ ...r, is_public: false }));
