@@ -21,4 +21,4 @@ RUN deno install && deno cache main.ts map/render/_worker.ts && \
   deno eval "await (await import('./routes/webmap/bundle.ts')).bundleWebMap()"
 VOLUME ["/app/var"]
 EXPOSE 8000
-CMD ["run", "--v8-flags=--expose-gc", "--allow-all", "main.ts", "serve", "--port", "8000"]
+CMD ["run", "--v8-flags=--expose-gc,--max-semi-space-size=8", "--allow-all", "main.ts", "serve", "--port", "8000"]

@@ -25,7 +25,9 @@ const main = values.root
   ? `${values.root.replace(/\/$/, "")}/main.ts`
   : new URL("../main.ts", import.meta.url).pathname;
 
+// Rare to very common (отдел is in every vacancy of the 1M database).
 const words = ["специалист", "отдел", "эксперт", "аудит"];
+// Every filter of the vacancy list with a search, and combinations of two.
 const filters = [
   "agency=3",
   "group=2",
@@ -33,7 +35,20 @@ const filters = [
   "industry=4",
   "agency=3&group=2",
   "salary_min=80000",
+  "salary_max=60000",
+  "salary_min=250000",
   "publish_date_from=2024-01-01",
+  "publish_date_to=2023-03-31",
+  "publish_date_from=2024-06-01&publish_date_to=2024-06-30",
+  "salary_min=80000&publish_date_from=2024-01-01",
+  "agency=3&salary_min=80000",
+  "industry=4&publish_date_to=2023-06-30",
+  "status=1&salary_max=100000",
+];
+// Competitions have their own date filter (the deadline).
+const competitionFilters = [
+  "deadline_from=2024-06-01",
+  "deadline_to=2023-12-31&agency=3",
 ];
 
 const server = await startProcess(
@@ -55,17 +70,19 @@ async function timed(path: string): Promise<{ ms: number; count: number }> {
 const rows: string[] = [];
 try {
   await timed("/api/v1/vacancies/?page=2"); // opens the connection, warms nothing relevant
-  for (const word of words) {
-    for (const filter of filters) {
-      const path = `/api/v1/vacancies/?search=${encodeURIComponent(word)}&${filter}`;
-      const cold = await timed(path);
-      const warm = await timed(path);
-      rows.push(
-        `| ${word} | \`${filter}\` | ${cold.count} | ${cold.ms.toFixed(1)} | ${
-          warm.ms.toFixed(1)
-        } |`,
-      );
-    }
+  const cases = words.flatMap((word) => [
+    ...filters.map((filter) => ["vacancies", word, filter]),
+    ...competitionFilters.map((filter) => ["competitions", word, filter]),
+  ]);
+  for (const [list, word, filter] of cases) {
+    const path = `/api/v1/${list}/?search=${encodeURIComponent(word)}&${filter}`;
+    const cold = await timed(path);
+    const warm = await timed(path);
+    rows.push(
+      `| ${list} | ${word} | \`${filter}\` | ${cold.count} | ${cold.ms.toFixed(1)} | ${
+        warm.ms.toFixed(1)
+      } |`,
+    );
   }
 } finally {
   await server.stop();
@@ -75,8 +92,8 @@ console.log(
     `Cold search + filter, first page, ${new Date().toISOString().slice(0, 16)}Z, load average ` +
     `${Deno.loadavg().map((n) => n.toFixed(1)).join(" ")}, fresh server, cache off.`,
     "",
-    "| search | filter | count | cold ms | warm ms |",
-    "| --- | --- | ---: | ---: | ---: |",
+    "| list | search | filter | count | cold ms | warm ms |",
+    "| --- | --- | --- | ---: | ---: | ---: |",
     ...rows,
   ].join("\n"),
 );

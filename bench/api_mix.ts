@@ -27,7 +27,7 @@
  * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
  *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
  *                              [--root DIR --paths-db NEWER.db] [--targets bare,off,on]
- *                              [--warmup SECONDS]
+ *                              [--warmup SECONDS] [--v8-flags --expose-gc,--max-semi-space-size=8]
  * ```
  *
  * @module
@@ -52,6 +52,8 @@ const { values } = parseArgs({
     targets: { type: "string", default: "bare,off,on" },
     "paths-db": { type: "string" },
     warmup: { type: "string", default: "2" },
+    // As `deno task start` runs the server (its main-thread collection budget needs it).
+    "v8-flags": { type: "string", default: "--expose-gc,--max-semi-space-size=8" },
   },
 });
 if (!["mix", "pages", "details"].includes(values.workload)) {
@@ -140,8 +142,10 @@ const wrkOpts = { threads: 2, script: luaScript, env: { API_MIX_PATHS: pathsFile
 
 const ports = { cached: 18710, uncached: 18711, baseline: 18712 };
 function serve(port: number, cacheMb: number) {
+  const flags = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];
   return startProcess(
     [
+      ...flags,
       main,
       "serve",
       "--db",

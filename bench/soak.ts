@@ -265,7 +265,7 @@ async function main(): Promise<number> {
   const server = await startProcess(
     [
       // As `deno task start` runs it (deno.json): V8's collector exposed for map/render/collect.ts.
-      "--v8-flags=--expose-gc",
+      "--v8-flags=--expose-gc,--max-semi-space-size=8",
       "main.ts",
       "serve",
       "--host",

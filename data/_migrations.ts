@@ -8,6 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { beginWrite, rollback, searchEntry } from "./_store.ts";
 import type { Competition, Vacancy } from "./schemas.ts";
+import { bitsSchema, rebuildSearchBits } from "./_search_bits.ts";
 
 /** A step in SQL, or in code when it needs the program (stemming); `notice` tells the user. */
 type Migration = string | ((db: DatabaseSync, notice: (message: string) => void) => void);
@@ -198,6 +199,22 @@ const MIGRATIONS: readonly Migration[] = [
         insert.run(row.id, searchEntry(table, record).body);
       }
       if (n > 0) db.exec(`INSERT INTO ${table}_fts (${table}_fts) VALUES ('optimize')`);
+    }
+  },
+  // 3: a bitmap index of the common search terms and the range columns, so a
+  // search with a salary or date range is counted without a join row by row
+  // (see _search_bits.ts). Built from the list tables and search indexes.
+  (db, notice) => {
+    for (const table of ["vacancy", "competition"] as const) {
+      db.exec(bitsSchema(table));
+      const { n } = db.prepare(`SELECT count(*) AS n FROM ${table}_list`).get() as { n: number };
+      if (n > 0) {
+        notice(
+          `Migrating the catalogue to schema 3: indexing the common search terms of ${n} ` +
+            `${table} records as bitmaps (once; seconds per million records)...`,
+        );
+      }
+      rebuildSearchBits(db, table);
     }
   },
 ];

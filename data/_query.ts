@@ -8,7 +8,8 @@ import type { SQLInputValue } from "node:sqlite";
 import type { ListCollection, OrderField } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { boundingBoxes } from "./_geo.ts";
-import { filterTerm, ftsQuery, type TermFilter } from "./_text.ts";
+import { filterTerm, matchOfGroups, searchGroups, type TermFilter } from "./_text.ts";
+import type { BitsPlan, BitsTable } from "./_search_bits.ts";
 
 /** One ordering term: `{ field: "publish_date", desc: true }` is `-publish_date`. */
 export interface OrderTerm {
@@ -91,6 +92,13 @@ export interface ListSql {
   sortsAll?: boolean;
   /** True when the count is one index lookup (nothing filters the list). */
   cheapCount?: boolean;
+  /**
+   * The request for the bitmap index (a search, with any filters but `near`):
+   * counts it without a join; its ids come in page order when `bitsInOrder`.
+   */
+  bits?: BitsPlan;
+  /** True when the page order is id order (the bitmap index lists ids so). */
+  bitsInOrder?: boolean;
 }
 
 const COLUMN: Record<OrderField, string> = {
@@ -163,14 +171,18 @@ export function buildList(
   const where: string[] = [];
   const params: SQLInputValue[] = [];
 
-  let match = q.search !== undefined ? ftsQuery(q.search, expand) : null;
+  const groups = q.search !== undefined ? searchGroups(q.search, expand) : null;
+  let match = groups === null || groups === "" ? groups : matchOfGroups(groups);
+  const bitGroups = groups === null || groups === "" ? [] : [...groups];
   // With a search, the equality filters are terms of the same FTS5 query
   // (see filterTerm): its AND skips along the doclists instead of joining
   // every match row by row (a common word with an agency: ~0.5 s -> ms).
   const inMatch = match !== null && match !== "";
   const termsOf = (filter: TermFilter, ids: number[] | undefined) => {
     if (!ids?.length) return;
-    match += ` AND (${ids.map((id) => `"${filterTerm(filter, id)}"`).join(" OR ")})`;
+    const terms = ids.map((id) => filterTerm(filter, id));
+    bitGroups.push(terms);
+    match += ` AND (${terms.map((t) => `"${t}"`).join(" OR ")})`;
   };
   const inList = (column: string, ids: number[] | undefined) => {
     if (!ids?.length) return;
@@ -311,7 +323,27 @@ export function buildList(
       placeholders(q.industry!.length)
     })`;
   }
+  let bits: BitsPlan | undefined;
+  if (inMatch && !(has("near") && q.near)) {
+    const salary = has("salary_min");
+    bits = {
+      table: t as BitsTable,
+      groups: bitGroups,
+      salaryMin: salary ? q.salaryMin : undefined,
+      salaryMax: salary ? q.salaryMax : undefined,
+      dates: [],
+    };
+    const date = (column: "publish_date" | "reception_finished", op: ">=" | "<=", v?: string) => {
+      if (v !== undefined) bits!.dates.push({ column, op, value: v });
+    };
+    date("publish_date", ">=", q.publishDateFrom);
+    date("publish_date", "<=", q.publishDateTo);
+    if (has("deadline_from")) date("reception_finished", ">=", q.deadlineFrom);
+    if (has("deadline_to")) date("reception_finished", "<=", q.deadlineTo);
+  }
   return {
+    bits,
+    bitsInOrder: order.isDefault,
     table: t,
     count,
     ids: `SELECT v.id AS id FROM ${from} WHERE ${

@@ -11,6 +11,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
 import { filterTerm, htmlToText, indexTerms, type SearchField } from "./_text.ts";
+import { refreshSearchBits } from "./_search_bits.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -126,6 +127,14 @@ export class CatalogWriter {
   readonly #knownAgencies = new Set<number>();
   readonly #now: string;
   #terms: Set<string> | null = null;
+  /**
+   * Ids whose listing or search entry changed, with their search-index terms
+   * now (null: no longer listed), for the bitmap index in `finish()`.
+   */
+  readonly #touched: Record<Table, Map<number, string[] | null>> = {
+    vacancy: new Map(),
+    competition: new Map(),
+  };
 
   /** `now` stamps change_log rows and meta.last_modified (ISO 8601, UTC). */
   constructor(db: DatabaseSync, now: Date = new Date()) {
@@ -157,6 +166,7 @@ export class CatalogWriter {
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
   #index(table: Table, record: Vacancy | Competition): void {
     const { stems: terms, body } = searchEntry(table, record);
+    this.#touched[table].set(record.id, body.split(" "));
     this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, record.id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
@@ -201,6 +211,7 @@ export class CatalogWriter {
       | { seq: number }
       | undefined;
     if (!row) return undefined;
+    this.#touched[table].set(id, null);
     this.#run(`DELETE FROM ${table}_list WHERE id = ?`, id);
     this.#run(`DELETE FROM ${table}_fts WHERE rowid = ?`, id);
     return row.seq;
@@ -410,6 +421,10 @@ export class CatalogWriter {
       if (from === null) continue;
       renumber(this.#db, table, from);
       this.#seq[table] = this.#seqState(table);
+    }
+    for (const table of ["vacancy", "competition"] as const) {
+      refreshSearchBits(this.#db, table, this.#touched[table]);
+      this.#touched[table].clear();
     }
     if (this.stats.inserted + this.stats.updated === 0) return;
     this.#run("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision'");

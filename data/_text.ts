@@ -152,32 +152,59 @@ export function searchStems(search: string): string[] {
 export const PREFIX_MIN = 3;
 
 /**
+ * The terms of a `search` value as an AND of OR-groups of indexed terms: every
+ * stem must match; a stem of {@linkcode PREFIX_MIN}+ letters also matches the
+ * longer terms `expand` lists (null when too many: the group is then the stem
+ * with a trailing `*`, FTS5's prefix query). Returns null when nothing is
+ * searchable, and `""` when some stem matches no indexed term.
+ *
+ * @example
+ * ```ts
+ * import { searchGroups } from "./_text.ts";
+ * searchGroups("IT"); // [["it"]]
+ * ```
+ */
+export function searchGroups(
+  search: string,
+  expand: (prefix: string) => string[] | null = () => null,
+): string[][] | null | "" {
+  const stemsOf = searchStems(search);
+  if (stemsOf.length === 0) return null;
+  const groups: string[][] = [];
+  for (const s of stemsOf) {
+    if (s.length < PREFIX_MIN) {
+      groups.push([s]);
+      continue;
+    }
+    const terms = expand(s);
+    if (terms === null) groups.push([`${s}*`]);
+    else if (terms.length === 0) return "";
+    else groups.push(terms);
+  }
+  return groups;
+}
+
+/** An FTS5 MATCH expression of {@linkcode searchGroups}' groups (AND of ORs). */
+export function matchOfGroups(groups: readonly (readonly string[])[]): string {
+  // Stems hold only letters and digits, so quoting needs no escaping.
+  const quote = (t: string) => t.endsWith("*") ? `"${t.slice(0, -1)}"*` : `"${t}"`;
+  return groups.map((g) => g.length === 1 ? quote(g[0]) : `(${g.map(quote).join(" OR ")})`)
+    .join(" AND ");
+}
+
+/**
  * Turns a `search` value into an FTS5 MATCH expression: every stem must match
- * (AND). A stem of {@linkcode PREFIX_MIN}+ letters also matches longer terms: `expand`
- * lists the indexed terms starting with it (null when too many, and FTS5's own
- * prefix query is used). Returns null when nothing is searchable, and `""` when
- * some stem matches no indexed term (so nothing can match).
+ * (AND); see {@linkcode searchGroups}. Returns null when nothing is
+ * searchable, and `""` when some stem matches no indexed term (so nothing can
+ * match).
  */
 export function ftsQuery(
   search: string,
   expand: (prefix: string) => string[] | null = () => null,
 ): string | null {
-  const stemsOf = searchStems(search);
-  if (stemsOf.length === 0) return null;
-  const parts: string[] = [];
-  for (const s of stemsOf) {
-    // Stems hold only letters and digits, so quoting needs no escaping.
-    if (s.length < PREFIX_MIN) {
-      parts.push(`"${s}"`);
-      continue;
-    }
-    const terms = expand(s);
-    if (terms === null) parts.push(`"${s}"*`);
-    else if (terms.length === 0) return "";
-    else if (terms.length === 1) parts.push(`"${terms[0]}"`);
-    else parts.push(`(${terms.map((t) => `"${t}"`).join(" OR ")})`);
-  }
-  return parts.join(" AND ");
+  const groups = searchGroups(search, expand);
+  if (groups === null || groups === "") return groups;
+  return matchOfGroups(groups);
 }
 
 /** The filters whose values are also indexed as search terms (see {@linkcode filterTerm}). */

@@ -11,6 +11,7 @@ import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, OrderedIdCache, parseIdList } from "./_ordered_ids.ts";
+import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
 
 /** Options of {@linkcode openCatalog}. */
 export interface OpenOptions {
@@ -29,6 +30,12 @@ export interface OpenOptions {
    * ~24 MiB, and a list evicted is rebuilt by a full scan; 0 = always OFFSET).
    */
   idListBytes?: number;
+  /**
+   * Keep the range columns of the search bitmap index in memory once read
+   * (about 10 bytes a vacancy; a reader worker), instead of reading them for
+   * each count of a search with a salary or date range (default false).
+   */
+  keepRangeColumns?: boolean;
 }
 
 /** The catalogue database cannot be opened; the message says why and what to do. */
@@ -144,6 +151,10 @@ export interface ListWork {
   needCount: boolean;
   /** Build the id list when the count is at most this (Infinity: always; 0: never). */
   idsUpTo: number;
+  /** The request for the bitmap index, when it can count it (see ListSql.bits). */
+  bits?: BitsPlan;
+  /** True when the bitmap index's ids (id order) are the page order. */
+  bitsInOrder?: boolean;
 }
 
 /** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
@@ -174,14 +185,38 @@ export class Catalog {
   readonly #counts = new Map<string, number>();
   /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
   readonly #idLists: OrderedIdCache | null;
+  /** Range columns of the search bitmap index kept in memory (see OpenOptions.keepRangeColumns). */
+  readonly #rangeColumns: RangeColumns | undefined;
   #dataVersion = "";
 
   /** Use {@linkcode openCatalog}. */
-  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 32 * 2 ** 20) {
+  constructor(
+    db: DatabaseSync,
+    path: string,
+    readonly: boolean,
+    idListBytes = 32 * 2 ** 20,
+    keepRangeColumns = false,
+  ) {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
     this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
+    this.#rangeColumns = keepRangeColumns ? new RangeColumns(db, true) : undefined;
+  }
+
+  /**
+   * Reads the kept range columns now (a reader worker at start), so the first
+   * search with a salary or date range does not wait for them.
+   */
+  preloadRangeColumns(): void {
+    if (!this.#rangeColumns) return;
+    this.db.exec("SAVEPOINT catalog_preload");
+    try {
+      this.#checkFresh();
+      this.#rangeColumns.preload();
+    } finally {
+      this.db.exec("RELEASE catalog_preload");
+    }
   }
 
   #stmt(sql: string): StatementSync {
@@ -214,6 +249,7 @@ export class Catalog {
     if (version !== this.#dataVersion) {
       this.#counts.clear();
       this.#idLists?.clear();
+      this.#rangeColumns?.clear();
       this.#dataVersion = version;
     }
   }
@@ -335,7 +371,8 @@ export class Catalog {
     const key = countKey(sql);
     let count = this.#cachedCount(key);
     if (count === undefined) {
-      count = (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
+      count = sql.bits ? countByBits(this.db, sql.bits, 0, this.#rangeColumns)?.count : undefined;
+      count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
     }
     return count;
@@ -388,6 +425,8 @@ export class Catalog {
       needCount,
       // A cold count may reveal a sparse list; its ids then come along (see SMALL_LIST_MAX).
       idsUpTo: needIds ? Infinity : needCount && this.#idLists !== null ? SMALL_LIST_MAX : 0,
+      bits: sql.bits,
+      bitsInOrder: sql.bitsInOrder,
     };
   }
 
@@ -399,11 +438,21 @@ export class Catalog {
     this.db.exec("SAVEPOINT catalog_work");
     try {
       const revision = this.revision();
+      // The bitmap index counts a search with range filters without a join
+      // row by row, and lists the ids on the way when they are in page order.
+      const bitIds = work.bitsInOrder === true ? work.idsUpTo : 0;
+      const byBits = work.bits && (work.needCount || bitIds > 0)
+        ? countByBits(this.db, work.bits, bitIds, this.#rangeColumns)
+        : null;
       const count = work.needCount
-        ? (this.#stmt(work.count).get(...work.params) as { n: number }).n
+        ? byBits?.count ?? (this.#stmt(work.count).get(...work.params) as { n: number }).n
         : undefined;
       let ids: IdList | undefined;
-      if (work.idsUpTo === Infinity || (count !== undefined && count <= work.idsUpTo)) {
+      const idsWanted = work.idsUpTo === Infinity ||
+        (count !== undefined && count <= work.idsUpTo);
+      if (idsWanted && byBits?.ids) {
+        ids = byBits.ids;
+      } else if (idsWanted) {
         const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${work.allIds})`)
           .get(...work.params) as { ids: string | null };
         ids = parseIdList(row.ids);
@@ -597,5 +646,5 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     db.close();
     throw err;
   }
-  return new Catalog(db, path, readonly, opts.idListBytes);
+  return new Catalog(db, path, readonly, opts.idListBytes, opts.keepRangeColumns);
 }

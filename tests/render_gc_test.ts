@@ -27,7 +27,11 @@ Deno.test("render workers never collect on their own without --expose-gc", async
   assert.equal(stats.collections, 0);
 });
 
-Deno.test("deno task start runs the server with --expose-gc", async () => {
+Deno.test("deno task start runs the server with --expose-gc and an 8 MB young generation", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   assert.match(config.tasks.start, /--v8-flags=--expose-gc\b/);
+  // Issue 10's memory goal (bench/README.md, "Cold search with filters and memory").
+  assert.match(config.tasks.start, /--v8-flags=\S*--max-semi-space-size=8\b/);
+  const docker = await Deno.readTextFile(new URL("../Dockerfile", import.meta.url));
+  assert.match(docker, /--v8-flags=--expose-gc,--max-semi-space-size=8/);
 });

@@ -41,7 +41,13 @@ export const RUNTIME_MODULES: readonly string[] = [
  */
 export function compileArgs(output: string, target?: string): string[] {
   // V8's collector exposed, as `deno task start` runs the server (map/render/collect.ts).
-  const args = ["compile", "--allow-all", "--v8-flags=--expose-gc", "--output", output];
+  const args = [
+    "compile",
+    "--allow-all",
+    "--v8-flags=--expose-gc,--max-semi-space-size=8",
+    "--output",
+    output,
+  ];
   if (target) args.push("--target", target);
   for (const m of RUNTIME_MODULES) args.push("--include", m);
   for (const a of RUNTIME_ASSETS) args.push("--include", `node_modules/${a}`);

@@ -1,0 +1,229 @@
+import assert from "node:assert/strict";
+import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { type Catalog, type ListWork, openCatalog } from "./catalog.ts";
+import { importFiles } from "./import.ts";
+import { buildList, type ListQuery } from "./_query.ts";
+import { countByBits, rebuildSearchBits } from "./_search_bits.ts";
+import { parseIdList } from "./_ordered_ids.ts";
+import { Rng } from "./_demo_gen.ts";
+import { demoDb, tempDir, writeJson } from "../tests/_data_fixtures.ts";
+
+type Collection = "vacancies" | "competitions";
+
+/** The SQL truth: the count and id list of the plain SQL queries (no bitmap index). */
+function truth(db: DatabaseSync, collection: Collection, q: ListQuery, expand: Expand) {
+  const sql = buildList(collection, q, expand);
+  const count = (db.prepare(sql.count).get(...sql.params) as { n: number }).n;
+  const row = db.prepare(`SELECT group_concat(id) AS ids FROM (${sql.allIds})`)
+    .get(...sql.params) as { ids: string | null };
+  return { count, ids: [...parseIdList(row.ids)] };
+}
+
+type Expand = (prefix: string) => string[] | null;
+
+function expander(db: DatabaseSync): Expand {
+  return (prefix) => {
+    const rows = db.prepare(
+      "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT 33",
+    ).all(prefix, prefix + "\u{10FFFF}") as { term: string }[];
+    return rows.length > 32 ? null : rows.map((r) => r.term);
+  };
+}
+
+function column(db: DatabaseSync, sql: string): SQLInputValue[] {
+  return (db.prepare(sql).all() as { v: SQLInputValue }[]).map((r) => r.v);
+}
+
+/** A random search combined with one to three random filters. */
+function randomQuery(rng: Rng, db: DatabaseSync, collection: Collection): ListQuery {
+  const table = collection === "vacancies" ? "vacancy" : "competition";
+  const terms = column(db, "SELECT term AS v FROM fts_term WHERE length(term) >= 4") as string[];
+  const words = [rng.pick(terms)];
+  if (rng.chance(0.3)) words.push(rng.pick(terms));
+  // Prefixes expand to several terms (an OR group).
+  const search = words.map((w) => rng.chance(0.3) ? w.slice(0, 3 + rng.int(0, 2)) : w).join(" ");
+  const q: ListQuery = { search };
+  const dates = column(db, `SELECT DISTINCT publish_date AS v FROM ${table}_list`) as string[];
+  const filters = collection === "vacancies"
+    ? ["agency", "group", "status", "industry", "salary_min", "salary_max", "from", "to"]
+    : ["agency", "group", "status", "industry", "from", "to", "deadline_from", "deadline_to"];
+  const n = rng.int(1, 3);
+  for (let i = 0; i < n; i++) {
+    const f = rng.pick(filters);
+    const ids = (
+      col: string,
+    ) => [rng.pick(column(db, `SELECT DISTINCT ${col} AS v FROM ${table}_list`) as number[])];
+    const salary = () => {
+      const values = column(db, "SELECT salary_to AS v FROM vacancy_list WHERE salary_to > 0");
+      // Exact stored values (boundaries), fractions, and round numbers.
+      return rng.chance(0.4)
+        ? Number(rng.pick(values))
+        : rng.chance(0.5)
+        ? rng.int(20, 300) * 1000 + 0.5
+        : rng.int(20, 300) * 1000;
+    };
+    if (f === "agency") q.agency = ids("agency_id");
+    if (f === "group") q.group = ids("group_id");
+    if (f === "status") q.status = ids("status_id");
+    if (f === "industry") q.industry = [rng.int(1, 12)];
+    if (f === "salary_min") q.salaryMin = salary();
+    if (f === "salary_max") q.salaryMax = salary();
+    if (f === "from") q.publishDateFrom = rng.pick(dates);
+    if (f === "to") q.publishDateTo = rng.pick(dates);
+    if (f === "deadline_from" || f === "deadline_to") {
+      const d = rng.pick(column(db, "SELECT reception_finished AS v FROM competition_list"));
+      if (f === "deadline_from") q.deadlineFrom = d as string;
+      else q.deadlineTo = d as string;
+    }
+  }
+  if (rng.chance(0.15)) q.ordering = [{ field: "salary_from", desc: rng.chance(0.5) }];
+  return q;
+}
+
+/** Records of the demo database under new ids (other chunks), some changed. */
+function recordsWithIds(db: DatabaseSync, table: string, shift: number, rng: Rng) {
+  const docs = column(db, `SELECT doc AS v FROM ${table} ORDER BY id LIMIT 400`) as string[];
+  return docs.map((d) => {
+    const r = JSON.parse(d) as Record<string, unknown>;
+    r.id = (r.id as number) + shift;
+    if (table === "vacancy" && rng.chance(0.3)) r.salary_to = null;
+    if (table === "vacancy" && rng.chance(0.1)) r.salary_from = null;
+    return r;
+  });
+}
+
+/** Compares the catalogue (bitmap index) with the SQL truth on random requests. */
+function compare(catalog: Catalog, db: DatabaseSync, rng: Rng, rounds: number): number {
+  const expand = expander(db);
+  let byBits = 0;
+  for (let i = 0; i < rounds; i++) {
+    const collection: Collection = rng.chance(0.75) ? "vacancies" : "competitions";
+    const q = randomQuery(rng, db, collection);
+    const want = truth(db, collection, q, expand);
+    const label = JSON.stringify({ collection, q });
+    assert.equal(catalog.count(collection, q), want.count, label);
+    const sql = buildList(collection, q, expand);
+    if (sql.bits && countByBits(db, sql.bits, 0) !== null) byBits++;
+    const work: ListWork = {
+      count: sql.count,
+      allIds: sql.allIds,
+      params: sql.params,
+      needCount: true,
+      idsUpTo: Infinity,
+      bits: sql.bits,
+      bitsInOrder: sql.bitsInOrder,
+    };
+    const got = catalog.runListWork(work);
+    assert.equal(got.count, want.count, label);
+    assert.deepEqual([...got.ids!], want.ids, label);
+  }
+  return byBits;
+}
+
+Deno.test("search bitmap index: counts and id lists equal the SQL truth on random search + filter requests, through imports", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 300 });
+    // Make most terms common, so both kinds of term are exercised.
+    const db = new DatabaseSync(path);
+    db.exec("BEGIN IMMEDIATE");
+    rebuildSearchBits(db, "vacancy", 40);
+    rebuildSearchBits(db, "competition", 40);
+    db.exec("COMMIT");
+    const commonTerms = (db.prepare("SELECT count(*) AS n FROM vacancy_chunk_term").get() as {
+      n: number;
+    }).n;
+    assert.ok(commonTerms > 20, `${commonTerms} common terms`);
+
+    // Records in two more chunks (ids >= 65,536), then changes and unpublishing in
+    // all of them: the writer's imports must keep every touched chunk exact.
+    const rng = new Rng(7);
+    const vacancies = [
+      ...recordsWithIds(db, "vacancy", 70_000, rng),
+      ...recordsWithIds(db, "vacancy", 140_000, rng),
+    ];
+    const competitions = recordsWithIds(db, "competition", 70_000, rng);
+    await importFiles(path, [
+      await writeJson(dir, "v1.json", vacancies),
+      await writeJson(dir, "c1.json", competitions),
+    ]);
+    const changed = vacancies.filter((_, i) => i % 7 === 0).map((v) => ({
+      ...v,
+      salary_to: v.salary_to === null ? "99999.99" : null,
+      publish_date: "2023-06-15",
+      // New words, words gone: their terms' bits must follow.
+      title: "Ведущий инженер-программист",
+      job_responsibilities: "",
+    }));
+    const hidden = [...vacancies.filter((_, i) => i % 11 === 0), ...competitions.slice(0, 40)]
+      .map((r) => ({ ...r, is_public: false }));
+    const own = column(db, "SELECT doc AS v FROM vacancy ORDER BY id LIMIT 50") as string[];
+    const ownChanged = own.map((d) => ({ ...JSON.parse(d), salary_from: "12345.67" }));
+    await importFiles(path, [
+      await writeJson(dir, "v2.json", [...changed, ...ownChanged]),
+      await writeJson(dir, "h.json", hidden),
+    ]);
+    const chunks = column(db, "SELECT DISTINCT chunk AS v FROM vacancy_chunk ORDER BY chunk");
+    assert.deepEqual(chunks, [0, 1, 2]);
+
+    // As a reader worker opens it: range columns kept in memory.
+    const catalog = openCatalog(path, { readonly: true, keepRangeColumns: true });
+    catalog.preloadRangeColumns();
+    try {
+      const byBits = compare(catalog, db, new Rng(11), 300);
+      // Nearly every request goes through the bitmap index (prefix queries of
+      // more than 32 terms do not).
+      assert.ok(byBits > 200, `${byBits} of 300 counted by the bitmap index`);
+    } finally {
+      catalog.close();
+      db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("search bitmap index: a search with a salary range counts exactly at the boundaries; values it cannot hold make it decline", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 400, agencies: 3, competitions: 20 });
+    const check = (wantBits: boolean) => {
+      const catalog = openCatalog(path, { readonly: true });
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        const expand = expander(db);
+        const values = column(
+          db,
+          "SELECT DISTINCT salary_to AS v FROM vacancy_list WHERE salary_to IS NOT NULL LIMIT 20",
+        ) as number[];
+        for (const v of values) {
+          for (const q of [{ salaryMin: v }, { salaryMax: v }, { salaryMin: v, salaryMax: v }]) {
+            const query: ListQuery = { search: "специалист", ...q };
+            const sql = buildList("vacancies", query, expand);
+            assert.equal(countByBits(db, sql.bits!, 0) !== null, wantBits);
+            assert.equal(
+              catalog.count("vacancies", query),
+              truth(db, "vacancies", query, expand).count,
+            );
+          }
+        }
+      } finally {
+        catalog.close();
+        db.close();
+      }
+    };
+    check(true);
+    // A salary too large for 32-bit kopecks on a matching record: the SQL answers.
+    const db = new DatabaseSync(path, { readOnly: true });
+    const doc = (db.prepare(
+      "SELECT v.doc AS doc FROM vacancy AS v JOIN vacancy_fts AS f ON f.rowid = v.id WHERE f.vacancy_fts MATCH 'специалист' LIMIT 1",
+    ).get() as { doc: string }).doc;
+    db.close();
+    await importFiles(path, [
+      await writeJson(dir, "wide.json", [{ ...JSON.parse(doc), salary_to: "9999999999.99" }]),
+    ]);
+    check(false);
+  } finally {
+    await cleanup();
+  }
+});
