@@ -13,7 +13,7 @@
  * panning and zooming client's would. Images: 1024x768 PNG24, labels off.
  *
  * Ours: a server started afresh as `deno task start` runs it
- * (`--v8-flags=--expose-gc main.ts serve --maps DIR --render-workers N`)
+ * (`--v8-flags=--expose-gc,--max-semi-space-size=8 main.ts serve --maps DIR --render-workers N`)
  * for each data set, worker count and round; pass 1 over the extents is
  * "cold" (the first request of each extent and zoom level on that server),
  * pass 2 repeats them ("warm"). Requests go one at a time, timed from the
@@ -245,7 +245,7 @@ async function ours(
     // the render workers cannot collect between jobs (map/render/collect.ts).
     args: [
       "run",
-      "--v8-flags=--expose-gc",
+      "--v8-flags=--expose-gc,--max-semi-space-size=8",
       "-A",
       `${args.root}/main.ts`,
       "serve",
