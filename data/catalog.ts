@@ -29,6 +29,14 @@ export interface OpenOptions {
    * ~24 MiB, and a list evicted is rebuilt by a full scan; 0 = always OFFSET).
    */
   idListBytes?: number;
+  /**
+   * Read-only only: statements run until the current event-loop turn ends
+   * share one read transaction (a server answering a burst of requests),
+   * instead of each taking and dropping SQLite's WAL read lock (~10 us per
+   * statement). Commits of other connections become visible from the next
+   * turn (default false: every statement sees the latest commit).
+   */
+  shareReads?: boolean;
 }
 
 /** The catalogue database cannot be opened; the message says why and what to do. */
@@ -175,16 +183,42 @@ export class Catalog {
   /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
   readonly #idLists: OrderedIdCache | null;
   #dataVersion = "";
+  /** Whether reads share a transaction per event-loop turn (see OpenOptions.shareReads). */
+  readonly #shareReads: boolean;
+  /** A shared read transaction is open (ended by a timer at the end of the turn). */
+  #sharing = false;
 
   /** Use {@linkcode openCatalog}. */
-  constructor(db: DatabaseSync, path: string, readonly: boolean, idListBytes = 32 * 2 ** 20) {
+  constructor(
+    db: DatabaseSync,
+    path: string,
+    readonly: boolean,
+    idListBytes = 32 * 2 ** 20,
+    shareReads = false,
+  ) {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
     this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
+    this.#shareReads = shareReads && readonly;
+  }
+
+  /** Opens the shared read transaction of this event-loop turn, if reads are shared. */
+  #read(): void {
+    if (!this.#shareReads || this.#sharing || this.db.isTransaction) return;
+    this.db.exec("BEGIN");
+    this.#sharing = true;
+    setTimeout(() => this.#endShared(), 0);
+  }
+
+  #endShared(): void {
+    if (!this.#sharing) return;
+    this.#sharing = false;
+    if (this.db.isOpen && this.db.isTransaction) this.db.exec("COMMIT");
   }
 
   #stmt(sql: string): StatementSync {
+    this.#read();
     let s = this.#stmts.get(sql);
     if (!s) {
       s = this.db.prepare(sql);
@@ -254,6 +288,7 @@ export class Catalog {
     // One read transaction: count and page come from the same snapshot even
     // while an import commits.
     // SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
+    this.#read();
     this.db.exec("SAVEPOINT catalog_list");
     try {
       this.#checkFresh();
@@ -534,6 +569,7 @@ export class Catalog {
 
   /** Closes the connection. */
   close(): void {
+    this.#endShared();
     this.#stmts.clear();
     this.db.close();
   }
@@ -597,5 +633,5 @@ export function openCatalog(path: string, opts: OpenOptions = {}): Catalog {
     db.close();
     throw err;
   }
-  return new Catalog(db, path, readonly, opts.idListBytes);
+  return new Catalog(db, path, readonly, opts.idListBytes, opts.shareReads);
 }
