@@ -185,7 +185,7 @@ export class Catalog {
   #dataVersion = "";
   /** Whether reads share a transaction per event-loop turn (see OpenOptions.shareReads). */
   readonly #shareReads: boolean;
-  /** A shared read transaction is open (ended by a microtask within the turn). */
+  /** A shared read transaction is open (ended by a timer at the end of the turn). */
   #sharing = false;
 
   /** Use {@linkcode openCatalog}. */
@@ -208,9 +208,7 @@ export class Catalog {
     if (!this.#shareReads || this.#sharing || this.db.isTransaction) return;
     this.db.exec("BEGIN");
     this.#sharing = true;
-    // A microtask queued now runs after the code already queued in this
-    // turn (the other requests of the batch), before any I/O; cheaper than a timer.
-    queueMicrotask(() => this.#endShared());
+    setTimeout(() => this.#endShared(), 0);
   }
 
   #endShared(): void {
