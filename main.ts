@@ -118,7 +118,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     if (!opts.quiet) console.log(`No database at ${opts.dbPath}: creating the demo data...`);
     await createDemoDatabase(opts.dbPath);
   }
-  const catalog = openCatalog(opts.dbPath, { readonly: true });
+  // Requests answered in one event-loop turn read one snapshot (one WAL read lock, not one per query).
+  const catalog = openCatalog(opts.dbPath, { readonly: true, shareReads: true });
   const readers = opts.readerWorkers === 0
     ? undefined
     : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers ?? 1, eager: true });

@@ -130,6 +130,39 @@ Deno.test("read-only catalogue sees commits of another connection", async () => 
   }
 });
 
+Deno.test("shareReads: reads of one event-loop turn share a snapshot; the next turn sees new commits", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 12, competitions: 2, agencies: 2 });
+    const shared = openCatalog(path, { readonly: true, shareReads: true });
+    const plain = openCatalog(path, { readonly: true });
+    const writer = new DatabaseSync(path);
+    try {
+      const first = shared.revision();
+      const id = idsOf(shared.list("vacancies").docs)[0];
+      writer.exec("UPDATE meta SET value = '77' WHERE key = 'revision'");
+      writer.exec(`UPDATE vacancy SET published = 0 WHERE id = ${id}`);
+      // Same turn: the shared reader still reads its snapshot; a plain one sees the commit.
+      assert.equal(shared.revision(), first);
+      assert.ok(shared.get("vacancies", id));
+      assert.equal(plain.revision(), 77);
+      assert.equal(plain.get("vacancies", id), null);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.equal(shared.revision(), 77);
+      assert.equal(shared.get("vacancies", id), null);
+      assert.equal(shared.db.isTransaction, true);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assert.equal(shared.db.isTransaction, false, "the snapshot ends with its turn");
+    } finally {
+      writer.close();
+      plain.close();
+      shared.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("list/get: only published records, default order by id, every page consistent", async () => {
   const { dir, cleanup } = await tempDir();
   try {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { pathRoute, type Route } from "./router.ts";
 import { baseUrl } from "./context.ts";
 import type { ApiContext, ListCollection } from "./_api_data.ts";
 import { parseQs, pythonInt, type QueryPairs, urlencode } from "./_querystring.ts";
@@ -102,10 +102,9 @@ export function apiRoutes(ctx: ApiContext): Route[] {
       get: (_req, _q, m) => detail(ctx, "competition", m),
     },
   ];
-  const routes: Route[] = resources.map((res) => ({
-    pattern: new URLPattern({ pathname: res.path }),
-    handler: (req, match) => serve(ctx, res, req, match),
-  }));
+  const routes: Route[] = resources.map((res) =>
+    pathRoute(res.path, (req, match) => serve(ctx, res, req, match))
+  );
   // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
   const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
   routes.push({

@@ -31,6 +31,9 @@ const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000);
 export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData {
   let revision = "";
   let revisionAt = -Infinity;
+  // Last-Modified moves only with the revision (one import commits both).
+  let modified = STARTED;
+  let modifiedRevision: string | undefined;
   return {
     agencies: () => joinBytes("[", catalog.agenciesBytes(), ",", "]"),
     get(collection, id) {
@@ -63,9 +66,14 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
       return revision;
     },
     lastModified() {
-      const iso = catalog.lastModified();
-      const d = iso ? new Date(iso) : STARTED;
-      return Number.isNaN(d.getTime()) ? STARTED : d;
+      const rev = this.revision();
+      if (rev !== modifiedRevision) {
+        const iso = catalog.lastModified();
+        const d = iso ? new Date(iso) : STARTED;
+        modified = Number.isNaN(d.getTime()) ? STARTED : d;
+        modifiedRevision = rev;
+      }
+      return modified;
     },
   };
 }
