@@ -321,6 +321,8 @@ restTest(
       [{ KIND: "square" }, null],
       [{ KIND: "rectangle" }, null],
     ]);
+    // Value rows are not features of the layer: no object id as the GeoJSON id.
+    assert.deepEqual(gj.features.map((f: Any) => "id" in f), [false, false]);
   },
 );
 

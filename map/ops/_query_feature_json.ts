@@ -71,7 +71,8 @@ export interface GeoJsonFeatureCollection {
   type: "FeatureCollection";
   features: {
     type: "Feature";
-    id: number;
+    /** The object id; absent on statistics and distinct-value rows, which are not features. */
+    id?: number;
     geometry: GeoJsonGeometry | null;
     properties: AttributesJson;
   }[];
@@ -240,7 +241,8 @@ function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeom
 
 /**
  * An RFC 7946 FeatureCollection of a query result: geometry projected from
- * `outWkid` to WGS 84, the object id as each feature's `id`.
+ * `outWkid` to WGS 84, the object id as each feature's `id` (none on
+ * statistics and distinct-value rows: they are values, not features).
  *
  * @example
  * ```ts ignore
@@ -253,11 +255,12 @@ export function featureCollection(
 ): GeoJsonFeatureCollection {
   const round = rounder(opts.geometryPrecision);
   const { fields, withShapes } = attributeColumns(r);
+  const valuesOnly = r.objectIdField === undefined;
   return {
     type: "FeatureCollection",
     features: r.features.map((f) => ({
       type: "Feature",
-      id: f.id,
+      ...(valuesOnly ? {} : { id: f.id }),
       geometry: withShapes && f.geometry
         ? geoJsonGeometry(projectGeometry(f.geometry, r.wkid, WGS84), round)
         : null,
