@@ -145,3 +145,22 @@ export async function load(
     errors: r.errors + r.non2xx,
   };
 }
+
+/**
+ * The `--v8-flags=...` argument `deno task start` runs the server with (read
+ * from deno.json), so benchmarks start our server as users do.
+ *
+ * @example
+ * ```ts
+ * import { startV8Flags } from "./_load.ts";
+ * const args = ["run", startV8Flags(), "-A", "main.ts", "serve"];
+ * ```
+ */
+export function startV8Flags(): string {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))) as {
+    tasks: { start: string };
+  };
+  const flag = config.tasks.start.split(/\s+/).find((a) => a.startsWith("--v8-flags="));
+  if (!flag) throw new Error("deno.json's start task has no --v8-flags.");
+  return flag;
+}

@@ -27,14 +27,14 @@
  * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
  *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
  *                              [--root DIR --paths-db NEWER.db] [--targets bare,off,on]
- *                              [--warmup SECONDS] [--v8-flags --expose-gc,--max-semi-space-size=8]
+ *                              [--warmup SECONDS] [--v8-flags FLAGS (default: deno task start's)]
  * ```
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
-import { load, type LoadResult, rssMiB, startProcess } from "./_load.ts";
+import { load, type LoadResult, rssMiB, startProcess, startV8Flags } from "./_load.ts";
 import { openCatalog } from "../data/mod.ts";
 import { prng } from "./_random.ts";
 
@@ -53,7 +53,7 @@ const { values } = parseArgs({
     "paths-db": { type: "string" },
     warmup: { type: "string", default: "2" },
     // As `deno task start` runs the server (its main-thread collection budget needs it).
-    "v8-flags": { type: "string", default: "--expose-gc,--max-semi-space-size=8" },
+    "v8-flags": { type: "string", default: startV8Flags().slice("--v8-flags=".length) },
   },
 });
 if (!["mix", "pages", "details"].includes(values.workload)) {

@@ -12,8 +12,8 @@
  * the whole world to 3 degrees wide, shuffled so levels alternate as a
  * panning and zooming client's would. Images: 1024x768 PNG24, labels off.
  *
- * Ours: a server started afresh as `deno task start` runs it
- * (`--v8-flags=--expose-gc,--max-semi-space-size=8 main.ts serve --maps DIR --render-workers N`)
+ * Ours: a server started afresh with `deno task start`'s V8 flags
+ * (`main.ts serve --maps DIR --render-workers N`)
  * for each data set, worker count and round; pass 1 over the extents is
  * "cold" (the first request of each extent and zoom level on that server),
  * pass 2 repeats them ("warm"). Requests go one at a time, timed from the
@@ -51,6 +51,7 @@ import { join, resolve } from "node:path";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { COLOURS, mapfile } from "./_mapfile.ts";
+import { startV8Flags } from "./_load.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -245,7 +246,7 @@ async function ours(
     // the render workers cannot collect between jobs (map/render/collect.ts).
     args: [
       "run",
-      "--v8-flags=--expose-gc,--max-semi-space-size=8",
+      startV8Flags(),
       "-A",
       `${args.root}/main.ts`,
       "serve",

@@ -18,7 +18,7 @@
  */
 import { parseArgs } from "node:util";
 import { mkdirSync } from "node:fs";
-import { rssMiB, startProcess } from "./_load.ts";
+import { rssMiB, startProcess, startV8Flags } from "./_load.ts";
 import { prng } from "./_random.ts";
 
 const NS = "http://www.esri.com/schemas/ArcGIS/10.3";
@@ -265,7 +265,7 @@ async function main(): Promise<number> {
   const server = await startProcess(
     [
       // As `deno task start` runs it (deno.json): V8's collector exposed for map/render/collect.ts.
-      "--v8-flags=--expose-gc,--max-semi-space-size=8",
+      startV8Flags(),
       "main.ts",
       "serve",
       "--host",
