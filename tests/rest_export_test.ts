@@ -373,6 +373,15 @@ Deno.test({
       assert.equal(big.layers[1].legend[0].width, 80);
       assert.equal(big.layers[1].legend[0].height, 40);
       assert.equal(big.layers[1].legend[0].imageData, soapBig[1].images[0]);
+      // Its image URL, as clients build it (no query string), serves that 80 x 40 swatch.
+      const bigUrl = big.layers[1].legend[0].url;
+      assert.match(bigUrl, /^[0-9a-f]{32}-30x15-192$/);
+      const bigImage = await fetch(`${s.url}${SERVICE}/1/images/${bigUrl}`);
+      assert.equal(bigImage.status, 200);
+      assert.equal(
+        Buffer.from(new Uint8Array(await bigImage.arrayBuffer())).toString("base64"),
+        soapBig[1].images[0],
+      );
 
       const bad: [string, RegExp][] = [["size=0,10", /'size'/], ["size=a", /'size'/], [
         "dpi=-1",

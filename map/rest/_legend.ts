@@ -15,7 +15,7 @@
 import { Buffer } from "node:buffer";
 import type { GetLegendInfoRequest, LegendInfo, MapFrame } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
-import { invalid, type RestParams } from "./params.ts";
+import { invalid, RestParams } from "./params.ts";
 import { RestError, RestFile } from "./reply.ts";
 import {
   frameOf,
@@ -106,7 +106,12 @@ function swatches(frame: MapFrame, info: LegendInfo): Swatch[] {
  * await legendJson(frame, await DRAW_OPERATIONS.GetLegendInfo(req, ctx));
  * ```
  */
-export async function legendJson(frame: MapFrame, infos: LegendInfo[]) {
+export async function legendJson(
+  frame: MapFrame,
+  infos: LegendInfo[],
+  patch: GetLegendInfoRequest["LegendPatch"] = DEFAULT_PATCH,
+) {
+  const suffix = patchSuffix(patch);
   const layers = [];
   for (const info of infos) {
     const layer = frame.layers.find((l) => l.id === info.layerId)!;
@@ -114,7 +119,7 @@ export async function legendJson(frame: MapFrame, infos: LegendInfo[]) {
     for (const s of swatches(frame, info)) {
       legend.push({
         label: s.label,
-        url: await imageName(s.bytes),
+        url: await imageName(s.bytes) + suffix,
         imageData: Buffer.from(s.bytes).toString("base64"),
         contentType: s.contentType,
         height: s.height,
@@ -134,14 +139,29 @@ export async function legendJson(frame: MapFrame, infos: LegendInfo[]) {
   return { layers };
 }
 
-async function legendInfos(call: RestCall, layerIds: number[] = []) {
+async function legendInfos(call: RestCall, layerIds: number[] = [], params = call.params) {
   const service = serviceOf(call);
   const frame = frameOf(call, service);
-  const req = legendRequest(call.params, frame, layerIds);
+  const req = legendRequest(params, frame, layerIds);
   return {
     frame,
+    patch: req.LegendPatch,
     infos: await DRAW_OPERATIONS.GetLegendInfo(req, operationContext(call, service)),
   };
+}
+
+const DEFAULT_PATCH = { Width: 15, Height: 15, ImageDPI: 96 };
+
+/**
+ * What a swatch's image name adds to its digest when the legend was asked
+ * for at another size or dpi ("-30x30-192"), so that the image URL a client
+ * builds from it (without the legend's query string) finds the same swatch.
+ */
+function patchSuffix(p: GetLegendInfoRequest["LegendPatch"]): string {
+  const { Width: w, Height: h, ImageDPI: dpi } = { ...DEFAULT_PATCH, ...p };
+  return w === DEFAULT_PATCH.Width && h === DEFAULT_PATCH.Height && dpi === DEFAULT_PATCH.ImageDPI
+    ? ""
+    : `-${w}x${h}-${dpi}`;
 }
 
 /** The legend endpoint. */
@@ -149,8 +169,8 @@ export const LEGEND_ENDPOINT: RestEndpoint = {
   path: "/services/:service/MapServer/legend",
   title: (call) => `${call.path.service} (MapServer): legend`,
   async handle(call) {
-    const { frame, infos } = await legendInfos(call);
-    return legendJson(frame, infos);
+    const { frame, infos, patch } = await legendInfos(call);
+    return legendJson(frame, infos, patch);
   },
 };
 
@@ -161,8 +181,13 @@ export const LEGEND_IMAGE_ENDPOINT: RestEndpoint = {
   async handle(call) {
     const service = serviceOf(call);
     const layer = layerOf(call, frameOf(call, service));
-    const { frame, infos } = await legendInfos(call, [layer.id]);
-    const wanted = call.path.image.toLowerCase().replace(/\.png$/, "");
+    // "{digest}" or "{digest}-{w}x{h}-{dpi}" (patchSuffix), optionally ".png".
+    const name = /^([0-9a-f]+)(?:-([\d.]+)x([\d.]+)-([\d.]+))?(?:\.png)?$/i.exec(call.path.image);
+    const sized = name?.[2]
+      ? new RestParams(new URLSearchParams({ size: `${name[2]},${name[3]}`, dpi: name[4] }))
+      : call.params;
+    const { frame, infos } = await legendInfos(call, [layer.id], sized);
+    const wanted = name?.[1].toLowerCase();
     for (const s of infos.flatMap((i) => swatches(frame, i))) {
       if (await imageName(s.bytes) === wanted) return new RestFile(s.contentType, s.bytes);
     }
