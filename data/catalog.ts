@@ -467,6 +467,8 @@ export class Catalog {
   runListWork(work: ListWork): ListWorkResult {
     this.db.exec("SAVEPOINT catalog_work");
     try {
+      // Kept range columns (a reader worker) must be those of the revision read here.
+      this.#checkFresh();
       const revision = this.revision();
       // The bitmap index counts a search with range filters without a join
       // row by row, and lists the ids on the way when they are in page order.
