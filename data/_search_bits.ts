@@ -425,6 +425,8 @@ export class RangeColumns {
 
 /** Smallest whole-kopeck value v with v / 100 >= m. */
 function kopecksFrom(m: number): number {
+  // Past the compact range (and past 2^53, where k - 1 === k would never end the loops).
+  if (m * 100 >= MONEY_WIDE) return MONEY_WIDE;
   let k = Math.max(0, Math.ceil(m * 100));
   while (k > 0 && (k - 1) / 100 >= m) k--;
   while (k / 100 < m) k++;

@@ -288,13 +288,12 @@ function readBufferOf(kit: Kit, n: number): MallocObj | undefined {
   if (have && have.length >= n) return have;
   if (have) kit.ck.Free(have);
   readBuffers.delete(kit);
-  try {
-    const buf = kit.ck.Malloc(Uint8Array, n);
-    readBuffers.set(kit, buf);
-    return buf;
-  } catch {
-    return undefined; // no room: CanvasKit allocates for this read alone
-  }
+  // Malloc does not throw when the heap cannot grow: it answers address 0,
+  // which readPixels would write over. No room: CanvasKit allocates for this read alone.
+  const buf = kit.ck.Malloc(Uint8Array, n);
+  if (!buf.byteOffset) return undefined;
+  readBuffers.set(kit, buf);
+  return buf;
 }
 
 /** Something CanvasKit reads pixels from: a canvas or an image. */

@@ -47,6 +47,9 @@ function numbers(name: string, text: string, count: number, expected: string): n
   return values;
 }
 
+/** The largest bbox coordinate accepted (far past any projected world: Web Mercator's is 2e7). */
+const MAX_COORDINATE = 1e15;
+
 /** `size=w,h`: whole positive pixel counts (limits are the operation's). */
 export function parseImageSize(params: RestParams, fallback = { w: 400, h: 400 }) {
   const text = params.string("size");
@@ -88,6 +91,10 @@ export function exportRequest(
   );
   if (!(xmin < xmax && ymin < ymax)) {
     throw invalid("bbox", "xmin,ymin,xmax,ymax with xmin < xmax and ymin < ymax", bboxText);
+  }
+  // Beyond this, fitting the extent to the image's aspect overflows (1e308 gave NaN extents).
+  if (![xmin, ymin, xmax, ymax].every((v) => Math.abs(v) <= MAX_COORDINATE)) {
+    throw invalid("bbox", `coordinates within ±${MAX_COORDINATE}`, bboxText);
   }
   const bboxSRText = params.string("bboxSR");
   const bboxSR = bboxSRText === undefined ? null : parseSpatialReference("bboxSR", bboxSRText);
