@@ -211,7 +211,7 @@ const MIGRATIONS: readonly Migration[] = [
       if (n > 0) {
         notice(
           `Migrating the catalogue to schema 3: indexing the common search terms of ${n} ` +
-            `${table} records as bitmaps (once; seconds per million records)...`,
+            `${table} records as bitmaps (once; about two minutes per million records)...`,
         );
       }
       rebuildSearchBits(db, table);
