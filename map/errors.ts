@@ -14,6 +14,112 @@
 export type RequestFacts = Record<string, string | number | boolean>;
 
 /**
+ * A request member named in neutral terms. Domain code names the member at
+ * fault; each protocol face words it in its own vocabulary (SOAP: the
+ * element path, `QueryFilter/WhereClause`; ArcGIS REST: the parameter,
+ * `where`), so no face rewrites another's wording.
+ */
+export type RequestMember =
+  /** The spatial reference of the map the request describes. */
+  | "mapSpatialReference"
+  /** The spatial reference results are written in. */
+  | "outputSpatialReference"
+  /** The attribute filter of a query. */
+  | "whereClause"
+  /** The sort order of a query. */
+  | "orderBy"
+  /** The request for distinct rows. */
+  | "distinct"
+  /** The fields a query returns. */
+  | "outFields"
+  /** A layer's definition expression set by the request. */
+  | "layerDefinition"
+  /** The phrase "invalid definition expression of layer `layerId`". */
+  | "invalidLayerDefinition"
+  /** The DE-9IM pattern of an `esriSpatialRelRelation` filter. */
+  | "relationDescription"
+  /** The text a Find looks for. */
+  | "searchText"
+  /** The fields a Find searches. */
+  | "searchFields"
+  /** The layers a search is limited to. */
+  | "layerIds"
+  /** The search distance of an Identify, in pixels. */
+  | "tolerance"
+  /** The image an export draws (holds a size and a DPI). */
+  | "exportImage"
+  /** The image a client shows (Identify, queries with a map extent). */
+  | "mapImage"
+  /** The display a scale bar is drawn for. */
+  | "mapDisplay"
+  /** The area of the map a request asks for (holds a DPI). */
+  | "mapArea"
+  /** An image's width and height together. */
+  | "imageSize"
+  /** An image's dots per inch. */
+  | "imageDpi"
+  /** A map area's dots per inch. */
+  | "dpi";
+
+/** A request member inside a message: `within` the member holding it; `layerId` the layer it is about. */
+export interface MemberRef {
+  readonly member: RequestMember;
+  readonly within?: RequestMember;
+  readonly layerId?: number;
+}
+
+/** Words a request member in one protocol's vocabulary. */
+export type Vocabulary = (ref: MemberRef) => string;
+
+/** A message whose request members are named, not yet worded. */
+export type Phrase = readonly (string | MemberRef)[];
+
+/**
+ * Names a request member in a {@link say} message.
+ *
+ * @example
+ * ```ts
+ * import { member, say } from "./errors.ts";
+ * say`${member("imageDpi", { within: "exportImage" })} must be positive.`;
+ * ```
+ */
+export function member(
+  name: RequestMember,
+  opts: { within?: RequestMember; layerId?: number } = {},
+): MemberRef {
+  return { member: name, ...opts };
+}
+
+/**
+ * A message naming request members: interpolated {@link member} refs are
+ * worded by each face; any other value is written as it is.
+ *
+ * @example
+ * ```ts
+ * import { InvalidRequestError, member, say } from "./errors.ts";
+ * throw new InvalidRequestError(say`${member("whereClause")} is not valid: "x =".`);
+ * ```
+ */
+export function say(
+  strings: TemplateStringsArray,
+  ...values: (string | number | MemberRef)[]
+): Phrase {
+  const out: (string | MemberRef)[] = [strings[0]];
+  values.forEach((v, i) => {
+    out.push(typeof v === "object" ? v : String(v), strings[i + 1]);
+  });
+  return out;
+}
+
+/** Plain-words naming, for logs and for code that reads `message`. */
+function neutralWord(ref: MemberRef): string {
+  const name = ref.member === "invalidLayerDefinition"
+    ? `invalid layerDefinition of layer ${ref.layerId}`
+    : ref.member;
+  return ref.within ? `${ref.within}.${name}` : name;
+}
+
+/**
  * The request cannot be served as sent; `message` tells the user what to change.
  *
  * @example
@@ -29,14 +135,36 @@ export class InvalidRequestError extends Error {
   readonly facts: RequestFacts;
   /** Further sentences for the client (ArcGIS REST `details`); by default the facts as `name: value`. */
   readonly details: string[];
+  /** The message with its request members named, for each face to word. */
+  readonly phrase: Phrase;
 
   /** Creates the error; `message` should be a sentence the user can act on. */
-  constructor(message: string, facts: RequestFacts = {}, details?: string[]) {
-    super(message);
+  constructor(message: string | Phrase, facts: RequestFacts = {}, details?: string[]) {
+    const phrase = typeof message === "string" ? [message] : message;
+    super(wordPhrase(phrase, neutralWord));
     this.name = "InvalidRequestError";
+    this.phrase = phrase;
     this.facts = facts;
     this.details = details ?? Object.entries(facts).map(([k, v]) => `${k}: ${v}`);
   }
+
+  /**
+   * The message with request members worded in a face's vocabulary.
+   *
+   * @example
+   * ```ts
+   * import { InvalidRequestError, member, say } from "./errors.ts";
+   * const e = new InvalidRequestError(say`Bad ${member("whereClause")}.`);
+   * e.wordedIn((ref) => ref.member === "whereClause" ? "where" : ref.member); // "Bad where."
+   * ```
+   */
+  wordedIn(vocabulary: Vocabulary): string {
+    return wordPhrase(this.phrase, vocabulary);
+  }
+}
+
+function wordPhrase(phrase: Phrase, vocabulary: Vocabulary): string {
+  return phrase.map((p) => typeof p === "string" ? p : vocabulary(p)).join("");
 }
 
 /**

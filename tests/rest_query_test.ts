@@ -414,7 +414,11 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
     [{ geometry: "1,1", geometryType: "esriGeometryCircle" }, /'geometryType'/],
     [{ geometry: "1,1", spatialRel: "esriSpatialRelNear" }, /'spatialRel'/],
     [{ geometry: "1,1", inSR: '{"wkt":"PROJCS[]"}' }, /WKT/],
-    [{ outSR: "2193" }, /2193/],
+    [{ outSR: "2193" }, /^outSR 2193 is not supported/],
+    [
+      { geometry: "1,1", spatialRel: "esriSpatialRelRelation", relationParam: "TT" },
+      /needs a relationParam of 9/,
+    ],
     [{ resultOffset: "-1" }, /'resultOffset'/],
     [{ resultRecordCount: "many" }, /'resultRecordCount'/],
     [{ returnGeometry: "maybe" }, /'returnGeometry'/],

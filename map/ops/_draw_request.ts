@@ -9,7 +9,7 @@
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
 import type { Graphic, LayerOverride } from "../render/mod.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, say } from "../errors.ts";
 import { findLayer, toWkid } from "./_query_map_state.ts";
 import type { GraphicElement, LayerDescription, MapFrame } from "./types.ts";
 import type { Extent, Geometry } from "../types.ts";
@@ -114,7 +114,7 @@ export function layerOverrides(
     } catch (e) {
       if (e instanceof WhereClauseError) {
         throw new InvalidRequestError(
-          `LayerDescription ${layer.id}: invalid DefinitionExpression: ${e.message}`,
+          say`${member("invalidLayerDefinition", { layerId: layer.id })}: ${e.message}`,
         );
       }
       throw e;

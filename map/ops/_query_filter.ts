@@ -12,7 +12,7 @@ import type { WhereNode } from "../query/ast.ts";
 import type { MapFrame, MapLayer, QueryFilter } from "./types.ts";
 import { combineWhere, MAX_LIKE_PATTERN, parseWhere, WhereClauseError } from "../query/mod.ts";
 import { canProject, normalizeWkid } from "../geo/projection.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, type MemberRef, say } from "../errors.ts";
 import { type ColumnSelection, findColumn, layerColumns, selectColumns } from "./_query_records.ts";
 import type { LayerQuery } from "./_query_exec.ts";
 import { toWkid } from "./_query_map_state.ts";
@@ -45,7 +45,7 @@ function whereFields(layer: MapLayer): FieldInfo[] {
 export function parseClause(
   layer: MapLayer,
   text: string | undefined,
-  what: string,
+  what: string | MemberRef,
 ): WhereNode | undefined {
   if (text === undefined) return undefined;
   try {
@@ -54,7 +54,7 @@ export function parseClause(
   } catch (e) {
     if (e instanceof WhereClauseError) {
       throw new InvalidRequestError(
-        `Invalid ${what} for layer ${layer.id} (${layer.name}): ${e.message}`,
+        say`Invalid ${what} for layer ${layer.id} (${layer.name}): ${e.message}`,
         { LayerID: layer.id, Position: e.position },
       );
     }
@@ -75,7 +75,9 @@ function outputWkid(frame: MapFrame, filter: QueryFilter): number {
   const wkid = filter.OutputSpatialReference ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
     throw new InvalidRequestError(
-      `QueryFilter/OutputSpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
+      say`${
+        member("outputSpatialReference")
+      } ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
     );
   }
   return normalizeWkid(wkid);
@@ -87,7 +89,7 @@ function parseOrderBy(layer: MapLayer, postfix: string | undefined): SortKey[] {
   const m = /^ORDER\s+BY\s+(.+)$/is.exec(text);
   if (!m) {
     throw new InvalidRequestError(
-      `QueryFilter/PostfixClause supports only "ORDER BY field [ASC|DESC], ..."; got "${
+      say`${member("orderBy")} supports only "ORDER BY field [ASC|DESC], ..."; got "${
         text.slice(0, 80)
       }".`,
     );
@@ -96,12 +98,12 @@ function parseOrderBy(layer: MapLayer, postfix: string | undefined): SortKey[] {
     const k = /^\s*("?)([\p{L}_][\p{L}\p{N}_]*)\1\s*(ASC|DESC)?\s*$/iu.exec(part);
     if (!k) {
       throw new InvalidRequestError(
-        `QueryFilter/PostfixClause: cannot read the sort key "${part.trim()}".`,
+        say`${member("orderBy")}: cannot read the sort key "${part.trim()}".`,
       );
     }
-    const field = findColumn(layer, k[2], "QueryFilter/PostfixClause");
+    const field = findColumn(layer, k[2], member("orderBy"));
     if (field.type === "Geometry") {
-      throw new InvalidRequestError("QueryFilter/PostfixClause cannot sort by the shape field.");
+      throw new InvalidRequestError(say`${member("orderBy")} cannot sort by the shape field.`);
     }
     return { field, descending: (k[3] ?? "").toUpperCase() === "DESC" };
   });
@@ -112,14 +114,14 @@ function parseDistinct(prefix: string | undefined): boolean {
   if (text === "") return false;
   if (/^DISTINCT$/i.test(text)) return true;
   throw new InvalidRequestError(
-    `QueryFilter/PrefixClause supports only "DISTINCT"; got "${text.slice(0, 80)}".`,
+    say`${member("distinct")} supports only "DISTINCT"; got "${text.slice(0, 80)}".`,
   );
 }
 
 /** Options of {@linkcode parseQueryFilter}. */
 export interface FilterOptions {
   /** Definition expressions to AND with the where clause (layer's, LayerDescription's). */
-  definitionExpressions?: { text: string; what: string }[];
+  definitionExpressions?: { text: string; what: string | MemberRef }[];
 }
 
 /**
@@ -139,7 +141,7 @@ export function parseQueryFilter(
   const defs = (opts.definitionExpressions ?? []).map((d) => parseClause(layer, d.text, d.what));
   const where = combineWhere(
     ...defs,
-    parseClause(layer, filter.WhereClause ?? "", "QueryFilter/WhereClause"),
+    parseClause(layer, filter.WhereClause ?? "", member("whereClause")),
   );
   const selection = selectColumns(layer, filter.SubFields);
   const query: LayerQuery = {
@@ -155,8 +157,11 @@ export function parseQueryFilter(
     // Checked up front: with no candidate in the envelope the predicate would never run.
     if (relation === "esriSpatialRelRelation" && !/^[TF*012]{9}$/i.test(description)) {
       throw new InvalidRequestError(
-        "esriSpatialRelRelation needs a SpatialRelDescription of 9 DE-9IM characters (T, F, *, 0, 1, 2), " +
-          `e.g. "T*F**F***"; got "${description.slice(0, 40)}".`,
+        say`esriSpatialRelRelation needs a ${
+          member("relationDescription")
+        } of 9 DE-9IM characters (T, F, *, 0, 1, 2), e.g. "T*F**F***"; got "${
+          description.slice(0, 40)
+        }".`,
       );
     }
     query.spatial = {

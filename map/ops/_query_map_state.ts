@@ -37,7 +37,7 @@ import {
   unitsOfWkid,
 } from "../geo/projection.ts";
 import { displayMetersPerUnit } from "../geo/units.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, type RequestMember, say } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import { type ShapeOptions, shapeOptionsOf } from "./_query_shape_options.ts";
 import { geometryExtent } from "./_geometry_extent.ts";
@@ -118,7 +118,9 @@ function descriptionWkid(frame: MapFrame, md: MapDescription): number {
   const wkid = md.SpatialReference ?? frame.wkid;
   if (!canProject(frame.wkid, wkid)) {
     throw new InvalidRequestError(
-      `MapDescription/SpatialReference ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
+      say`${
+        member("mapSpatialReference")
+      } ${wkid} is not supported; use WKID 4326 or 3857 (102100).`,
     );
   }
   return wkid;
@@ -132,7 +134,7 @@ interface ImageSize {
 
 function imageSize(
   display: ImageDisplay | undefined,
-  what: string,
+  within: RequestMember,
   required: boolean,
 ): ImageSize | null {
   const d = display ?? {};
@@ -140,10 +142,10 @@ function imageSize(
   if (w === 0 && h === 0 && !required) return null;
   if (!(w > 0 && h > 0)) {
     throw new InvalidRequestError(
-      `${what}/ImageWidth and ImageHeight must be positive pixel sizes.`,
+      say`${member("imageSize", { within })} must be positive pixel sizes.`,
     );
   }
-  const dpi = imageDpi(d.ImageDPI, what);
+  const dpi = imageDpi(d.ImageDPI, within);
   return { widthPx: w, heightPx: h, dpi };
 }
 
@@ -172,7 +174,7 @@ function mapAreaExtent(
       // 0 or absent: the image's DPI; anything else is checked like ImageDPI.
       const dpi = area.DPI === undefined || area.DPI === 0
         ? s.dpi
-        : imageDpi(area.DPI, "MapArea", "DPI");
+        : imageDpi(area.DPI, "mapArea", "dpi");
       return extentFromCenterAndScale(center(area.Center), area.Scale, {
         widthPx: s.widthPx,
         heightPx: s.heightPx,
@@ -268,8 +270,8 @@ function layerStates(frame: MapFrame, descriptions: LayerDescription[] = []): La
 
 /** Options of {@linkcode mapStateFrom}. */
 export interface MapStateOptions {
-  /** Element name of the ImageDisplay parameter, for messages (default "MapImageDisplay"). */
-  displayName?: string;
+  /** The request member holding the ImageDisplay, for messages (default the client's map image). */
+  displayName?: RequestMember;
   /** Fault when the ImageDisplay is missing (ComputeScale, To/FromMapPoints, Identify). */
   requireDisplay?: boolean;
 }
@@ -292,7 +294,7 @@ export function mapStateFrom(
   const wkid = descriptionWkid(frame, md);
   const size = imageSize(
     imageDisplay,
-    opts.displayName ?? "MapImageDisplay",
+    opts.displayName ?? "mapImage",
     opts.requireDisplay ?? false,
   );
   const extent = mapAreaExtent(service, frame, md.MapArea, wkid, size);

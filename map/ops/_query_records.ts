@@ -7,7 +7,7 @@
  */
 import type { AttributeValue, Feature, FieldInfo, FieldType, Geometry } from "../types.ts";
 import type { MapLayer, Property } from "./types.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, type MemberRef, say } from "../errors.ts";
 
 /** Name used for the geometry column when the layer's field list has none. */
 const DEFAULT_SHAPE_FIELD = "Shape";
@@ -74,14 +74,15 @@ export function layerColumns(layer: MapLayer): LayerColumns {
  *
  * @throws InvalidRequestError naming the layer's fields when unknown
  */
-export function findColumn(layer: MapLayer, name: string, what: string): FieldInfo {
+export function findColumn(layer: MapLayer, name: string, what: string | MemberRef): FieldInfo {
   const cols = layerColumns(layer);
   const wanted = name.trim().toLowerCase();
   const hit = cols.all.find((f) => f.name.toLowerCase() === wanted);
   if (hit) return hit;
   throw new InvalidRequestError(
-    `${what}: layer ${layer.id} (${layer.name}) has no field "${name.trim()}". ` +
-      `Its fields are: ${cols.all.map((f) => f.name).join(", ")}.`,
+    say`${what}: layer ${layer.id} (${layer.name}) has no field "${name.trim()}". Its fields are: ${
+      cols.all.map((f) => f.name).join(", ")
+    }.`,
     { LayerID: layer.id, Field: name.trim() },
   );
 }
@@ -109,7 +110,7 @@ export function selectColumns(layer: MapLayer, subFields: string | undefined): C
       }
       // Clients write the ArcGIS default shape name whatever the source calls its geometry column.
       if (name.toLowerCase() === "shape") picked.add(cols.shape);
-      else picked.add(findColumn(layer, name, "SubFields"));
+      else picked.add(findColumn(layer, name, member("outFields")));
     }
   }
   const columns = cols.all.filter((f) => picked.has(f));

@@ -23,7 +23,7 @@ import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
 import { geometryDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, say } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import { geometryExtent } from "./_geometry_extent.ts";
 import {
@@ -42,7 +42,7 @@ import { applyShapeOptions } from "./_query_shape_options.ts";
 export function layerDefinition(ls: LayerState): WhereNode | undefined {
   return combineWhere(
     parseClause(ls.layer, ls.layer.definitionExpression, "definition expression"),
-    parseClause(ls.layer, ls.definitionExpression, "LayerDescription/DefinitionExpression"),
+    parseClause(ls.layer, ls.definitionExpression, member("layerDefinition")),
   );
 }
 
@@ -56,8 +56,11 @@ function checkLayerIds(state: MapState, ids: Set<number> | null): void {
   for (const id of ids) {
     if (!state.layers.some((l) => l.layer.id === id)) {
       throw new InvalidRequestError(
-        `LayerIDs: layer ${id} does not exist in map ${state.frame.name}. ` +
-          `Layer ids: ${state.layers.map((l) => l.layer.id).join(", ")}.`,
+        say`${
+          member("layerIds")
+        }: layer ${id} does not exist in map ${state.frame.name}. Layer ids: ${
+          state.layers.map((l) => l.layer.id).join(", ")
+        }.`,
         { LayerID: id },
       );
     }
@@ -183,7 +186,9 @@ const find: SearchOperations["Find"] = (req, ctx) => {
   const text = req.SearchString;
   if (text.length > MAX_LIKE_PATTERN - 2) {
     throw new InvalidRequestError(
-      `SearchString has ${text.length} characters; at most ${MAX_LIKE_PATTERN - 2} are allowed.`,
+      say`${member("searchText")} has ${text.length} characters; at most ${
+        MAX_LIKE_PATTERN - 2
+      } are allowed.`,
     );
   }
   const contains = req.Contains;
@@ -200,9 +205,12 @@ const find: SearchOperations["Find"] = (req, ctx) => {
       layerColumns(ls.layer).all.some((c) => c.name.toLowerCase() === name.toLowerCase())
     );
     if (!known && layers.length > 0) {
-      throw new InvalidRequestError(`SearchFields: no searched layer has a field "${name}".`, {
-        Field: name,
-      });
+      throw new InvalidRequestError(
+        say`${member("searchFields")}: no searched layer has a field "${name}".`,
+        {
+          Field: name,
+        },
+      );
     }
   }
   const max = serviceLimits(ctx.service).maxRecordCount;
@@ -248,7 +256,9 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
   const shape = toWkid(req.SearchShape.geometry, req.SearchShape.wkid, state.wkid);
   const tolerancePx = req.Tolerance;
   if (tolerancePx < 0) {
-    throw new InvalidRequestError("Tolerance must be zero or a positive number of pixels.");
+    throw new InvalidRequestError(
+      say`${member("tolerance")} must be zero or a positive number of pixels.`,
+    );
   }
   const tol = toleranceToMapUnits(display, tolerancePx);
   const option = req.IdentifyOption;

@@ -9,7 +9,7 @@
  */
 import type { AttributeValue, Feature, FieldInfo } from "../types.ts";
 import type { MapLayer, OutStatistic } from "./types.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, say } from "../errors.ts";
 import { findColumn } from "./_query_records.ts";
 
 /** Statistics resolved against a layer: the fields read and the result columns. */
@@ -151,7 +151,7 @@ export function computeStatistics(
     const field = plan.fields.find((f) => f.name.toLowerCase() === o.field.toLowerCase());
     if (!field) {
       throw new InvalidRequestError(
-        `orderByFields: '${o.field}' is not a field of the statistics (${
+        say`${member("orderBy")}: '${o.field}' is not a field of the statistics (${
           plan.fields.map((f) => f.name).join(", ")
         }).`,
       );

@@ -19,7 +19,7 @@ import {
   patchPixels,
   type PatchSpec,
 } from "../render/mod.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member, type RequestMember, say } from "../errors.ts";
 import { imageDpi } from "./_image_dpi.ts";
 import type {
   ExportMapImageRequest,
@@ -46,7 +46,7 @@ import { graphicsOf, layerOverrides } from "./_draw_request.ts";
 function imageSize(
   service: MapService,
   display: ImageDisplay | undefined,
-  what: string,
+  within: RequestMember,
   fallback?: { w: number; h: number },
 ): { w: number; h: number; dpi: number } {
   const d = display ?? {};
@@ -54,7 +54,7 @@ function imageSize(
   if (w === 0 && h === 0 && fallback) ({ w, h } = fallback);
   if (!Number.isInteger(w) || !Number.isInteger(h) || w <= 0 || h <= 0) {
     throw new InvalidRequestError(
-      `${what}/ImageWidth and ImageHeight must be positive whole pixel counts.`,
+      say`${member("imageSize", { within })} must be positive whole pixel counts.`,
     );
   }
   const lim = serviceLimits(service);
@@ -65,7 +65,7 @@ function imageSize(
       { ImageWidth: w, ImageHeight: h },
     );
   }
-  const dpi = imageDpi(d.ImageDPI, what);
+  const dpi = imageDpi(d.ImageDPI, within);
   return { w, h, dpi };
 }
 
@@ -103,7 +103,7 @@ export interface DrawOperations {
 
 const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
   const idesc = req.ImageDescription;
-  const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay");
+  const size = imageSize(ctx.service, idesc.ImageDisplay, "exportImage");
   const type = imageTypeOf(idesc.ImageType, "png8");
   const md = req.MapDescription;
   const state = mapStateFrom(ctx.service, md, {
@@ -111,7 +111,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
     ImageHeight: size.h,
     ImageDPI: size.dpi,
   }, {
-    displayName: "ImageDescription/ImageDisplay",
+    displayName: "exportImage",
     requireDisplay: true,
   });
   const display = state.display!;
@@ -149,13 +149,13 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
 
 const exportScaleBar: DrawOperations["ExportScaleBar"] = async (req, ctx) => {
   const idesc = req.ImageDescription;
-  const size = imageSize(ctx.service, idesc.ImageDisplay, "ImageDescription/ImageDisplay", {
+  const size = imageSize(ctx.service, idesc.ImageDisplay, "exportImage", {
     w: 400,
     h: 50,
   });
   const type = imageTypeOf(idesc.ImageType, "png32");
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapDisplay, {
-    displayName: "MapDisplay",
+    displayName: "mapDisplay",
     requireDisplay: true,
   });
   const spec = req.ScaleBar ?? defaultScaleBar();
@@ -256,7 +256,7 @@ const getLegendInfo: DrawOperations["GetLegendInfo"] = (req, ctx) => {
 
 const getLegendInfo2: DrawOperations["GetLegendInfo2"] = (req, ctx) => {
   const state = mapStateFrom(ctx.service, req.MapDescription, req.MapImageDisplay, {
-    displayName: "MapImageDisplay",
+    displayName: "mapImage",
   });
   const ids = req.LayerIDs;
   // Without explicit ids the legend shows what the described map draws: visible layers in scale range.

@@ -27,7 +27,7 @@ import type {
   RecordSet,
 } from "./types.ts";
 import { projectGeometry } from "../geo/projection.ts";
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, member } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 import { orderAndDistinct, type ParsedFilter, parseQueryFilter } from "./_query_filter.ts";
@@ -76,7 +76,7 @@ function byDescription(req: LayerDescriptionQueryRequest, ctx: OperationContext)
     { text: layer.definitionExpression, what: "definition expression" },
     {
       text: desc.DefinitionExpression ?? "",
-      what: "LayerDescription/DefinitionExpression",
+      what: member("layerDefinition"),
     },
   ];
   const opts = desc.LayerResultOptions;

@@ -152,6 +152,7 @@ export function exportJson(image: MapImageResult): Record<string, unknown> {
 export const EXPORT_ENDPOINT: RestEndpoint = {
   path: "/services/:service/MapServer/export",
   formats: ["image"],
+  words: { mapSpatialReference: "imageSR" },
   title: (call) => `${call.path.service} (MapServer): export`,
   async handle(call) {
     const service = serviceOf(call);

@@ -8,7 +8,7 @@
 import type { MapServer, MapService, RequestUrls } from "../mod.ts";
 import type { MapFrame, MapLayer, OperationContext } from "../ops/mod.ts";
 import type { RestParams } from "./params.ts";
-import { RestError } from "./reply.ts";
+import { RestError, type RestWords } from "./reply.ts";
 
 /** One REST request as an endpoint sees it. */
 export interface RestCall {
@@ -32,6 +32,8 @@ export interface RestEndpoint {
   formats?: readonly string[];
   /** Title of the `f=html` page; default: the path. */
   title?: (call: RestCall) => string;
+  /** Parameter names this endpoint gives request members, where not the usual ones. */
+  words?: RestWords;
   /** Answers the call: a JSON value, or a `RestFile`. */
   handle(call: RestCall): unknown | Promise<unknown>;
 }

@@ -33,6 +33,7 @@ import {
   RestError,
   RestFile,
   type RestReply,
+  type RestWords,
   writeJson,
 } from "./reply.ts";
 import { SERVICE_ENDPOINTS } from "./_services.ts";
@@ -134,12 +135,14 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
     }
     const requested = (params.string("f") ?? "html").trim().toLowerCase();
     const out = { format: requested, callback, title: `ArcGIS REST: ${path}` };
+    let words: RestWords = {};
     try {
       const hit = find(path);
       if (!hit) {
         throw new RestError(404, `The requested resource '/arcgis/rest${path}' does not exist.`);
       }
       const { endpoint, groups } = hit;
+      words = endpoint.words ?? {};
       const formats = [...JSON_FORMATS, ...(endpoint.formats ?? [])];
       if (!formats.includes(requested)) {
         out.format = "json";
@@ -161,7 +164,7 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
         jsonType: requested === "geojson" && !callback ? "application/geo+json" : undefined,
       });
     } catch (err) {
-      return writeError(err, out);
+      return writeError(err, out, words);
     }
   }
 
@@ -176,8 +179,9 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
   function writeError(
     err: unknown,
     out: { format: string; callback?: string; title?: string },
+    words: RestWords = {},
   ): RestReply {
-    const { body, server } = errorBody(err);
+    const { body, server } = errorBody(err, words);
     if (server) opts.onError?.(err, out.title ?? "");
     const format = out.format === "pjson" || out.format === "html" ? out.format : "json";
     return writeJson(body, { ...out, format });

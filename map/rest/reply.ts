@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError, type MemberRef, type RequestMember } from "../errors.ts";
 
 /** One answer, ready for HTTP. */
 export interface RestReply {
@@ -110,32 +110,67 @@ export function writeJson(value: unknown, opts: WriteOptions): RestReply {
   };
 }
 
-/**
- * The operations name request members as the SOAP type table does; a REST
- * client set REST parameters, so every client error is worded with those.
- */
-const PARAMETER_NAMES: readonly [RegExp, string][] = [
-  [/QueryFilter\/WhereClause/g, "where"],
-  [/QueryFilter\/PostfixClause/g, "orderByFields"],
-  [/QueryFilter\/PrefixClause/g, "returnDistinctValues"],
-  [/QueryFilter\/OutputSpatialReference/g, "outSR"],
-  [/\bSubFields\b/g, "outFields"],
-  [
-    /LayerDescription (\d+): invalid DefinitionExpression/g,
-    "Invalid layerDefs for layer $1",
-  ],
-  [/LayerDescription\/DefinitionExpression/g, "layerDefs"],
-];
+/** The REST parameter that sets each request member an operation names in an error. */
+const REST_WORDS: Readonly<Record<RequestMember, string>> = {
+  mapSpatialReference: "sr",
+  outputSpatialReference: "outSR",
+  whereClause: "where",
+  orderBy: "orderByFields",
+  distinct: "returnDistinctValues",
+  outFields: "outFields",
+  layerDefinition: "layerDefs",
+  invalidLayerDefinition: "layerDefs",
+  relationDescription: "relationParam",
+  searchText: "searchText",
+  searchFields: "searchFields",
+  layerIds: "layers",
+  tolerance: "tolerance",
+  exportImage: "size",
+  mapImage: "imageDisplay",
+  mapDisplay: "imageDisplay",
+  mapArea: "bbox",
+  imageSize: "imageDisplay",
+  imageDpi: "imageDisplay",
+  dpi: "dpi",
+};
 
-/** A client error's message worded with the REST parameter names. */
-function inRestTerms(message: string): string {
-  for (const [soap, rest] of PARAMETER_NAMES) message = message.replace(soap, rest);
-  return message;
+/** Parameter names an endpoint words differently (export sets the map's spatial reference with `imageSR`). */
+export type RestWords = Partial<Record<RequestMember, string>>;
+
+/** A request member worded as the REST parameter that sets it. */
+function restWord(ref: MemberRef, words: RestWords): string {
+  const word = (m: RequestMember) => words[m] ?? REST_WORDS[m];
+  switch (ref.member) {
+    case "invalidLayerDefinition":
+      return `Invalid ${word("layerDefinition")} for layer ${ref.layerId}`;
+    case "imageSize":
+      // One parameter holds the whole image display, except export's `size` and `dpi`.
+      return ref.within === "exportImage" ? "size" : word(ref.within ?? "mapImage");
+    case "imageDpi":
+    case "dpi":
+      return ref.within === "exportImage" || ref.within === "mapArea"
+        ? "dpi"
+        : word(ref.within ?? "mapImage");
+    default:
+      return word(ref.member);
+  }
 }
 
-/** The ArcGIS REST error body of an exception, and whether it is the server's fault. */
+/**
+ * The ArcGIS REST error body of an exception, and whether it is the
+ * server's fault; request members named by the operations are worded as
+ * REST parameters (`words` for an endpoint's own names).
+ *
+ * @example
+ * ```ts
+ * import { InvalidRequestError, member, say } from "../errors.ts";
+ * import { errorBody } from "./reply.ts";
+ * errorBody(new InvalidRequestError(say`Bad ${member("whereClause")}.`)).body.error.message; // "Bad where."
+ * ```
+ */
 export function errorBody(
   err: unknown,
+  words: RestWords = {},
 ): { body: { error: { code: number; message: string; details: string[] } }; server: boolean } {
   if (err instanceof RestError) {
     return {
@@ -145,7 +180,13 @@ export function errorBody(
   }
   if (err instanceof InvalidRequestError) {
     return {
-      body: { error: { code: 400, message: inRestTerms(err.message), details: err.details } },
+      body: {
+        error: {
+          code: 400,
+          message: err.wordedIn((ref) => restWord(ref, words)),
+          details: err.details,
+        },
+      },
       server: false,
     };
   }

@@ -6,6 +6,7 @@
  * @module
  */
 import { InvalidRequestError, ServerBusyError } from "../errors.ts";
+import { soapWord } from "./_vocabulary.ts";
 import { isSoapFault, SoapFault } from "./fault.ts";
 import { parseXmlChunks, type XmlLimits, type XmlPacing } from "./xml.ts";
 import { decodeRequest } from "./decode.ts";
@@ -106,8 +107,9 @@ export async function dispatchSoap<C>(
   } catch (e) {
     let fault: SoapFault;
     if (isSoapFault(e)) fault = e;
-    else if (e instanceof InvalidRequestError) fault = new SoapFault("Client", e.message, e.facts);
-    else if (e instanceof ServerBusyError) fault = new SoapFault("Server", e.message);
+    else if (e instanceof InvalidRequestError) {
+      fault = new SoapFault("Client", e.wordedIn(soapWord), e.facts);
+    } else if (e instanceof ServerBusyError) fault = new SoapFault("Server", e.message);
     else {
       opts.onError?.(e, opName);
       const msg = e instanceof Error ? e.message : String(e);
