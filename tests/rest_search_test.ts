@@ -258,11 +258,15 @@ Deno.test({
       assert.ok(russia.results[0].geometry.rings.length > 0);
       const { body: plain } = await rest(s.url, `${SERVICE}/find`, {
         searchText: "Russia",
+        contains: "false",
         layers: "1",
         returnGeometry: "false",
         f: "json",
       });
-      assert.equal(plain.results[0].geometry, undefined);
+      assert.equal("geometry" in plain.results[0], false);
+      // The shape field still says the kind of shape ("Polygon"), as with geometry, not "Null".
+      assert.deepEqual(plain.results[0].attributes, russia.results[0].attributes);
+      assert.ok(Object.values(plain.results[0].attributes).includes("Polygon"));
       // maxAllowableOffset generalises the returned rings.
       const { body: coarse } = await rest(s.url, `${SERVICE}/find`, {
         searchText: "Russia",

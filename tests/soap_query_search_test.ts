@@ -59,6 +59,25 @@ Deno.test("Find: contains vs exact, fields, layers, visibility and definition ex
       Founded: "1005-08-30",
       "Web site": "https://example.org/kazan",
     });
+    // Without geometry: no Shape element, and the shape field still says "Point", not "Null".
+    const bare = await find(s, {
+      SearchString: "kaz",
+      SearchFields: "NAME",
+      LayerIDs: { Int: [0] },
+      MapDescription: {
+        ...MD,
+        LayerDescriptions: {
+          LayerDescription: [{
+            LayerID: 0,
+            Visible: true,
+            LayerResultOptions: { IncludeGeometry: false },
+          }],
+        },
+      },
+    });
+    assert.equal(bare.length, 1);
+    assert.equal(bare[0].Shape, undefined);
+    assert.deepEqual(props(bare[0].Properties), props(kaz[0].Properties));
     // Exact match is case-sensitive and whole-value.
     assert.equal(
       (await find(s, { SearchString: "kazan", Contains: false, LayerIDs: { Int: [0] } })).length,

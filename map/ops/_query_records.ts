@@ -187,6 +187,17 @@ function shapeLabel(g: Geometry | null): string {
   return g ? g.type : "Null";
 }
 
+/** Options of {@link featureProperties}. */
+export interface PropertyOptions {
+  /** Key by field name instead of alias. */
+  byName?: boolean;
+  /**
+   * Whether the feature's geometry was read; when not (a Find without
+   * geometry), the shape field says the layer's geometry type, not "Null".
+   */
+  geometryRead?: boolean;
+}
+
 /**
  * Every column of `feature` as display text, keyed by alias (or by field
  * name when `byName`), in layer order: what Find and Identify report.
@@ -194,12 +205,13 @@ function shapeLabel(g: Geometry | null): string {
 export function featureProperties(
   layer: MapLayer,
   feature: Feature,
-  byName = false,
+  opts: PropertyOptions = {},
 ): Property<string>[] {
+  const shape = opts.geometryRead === false ? layer.geometryType : shapeLabel(feature.geometry);
   return layerColumns(layer).all.map((f) => ({
-    key: byName ? f.name : (f.alias || f.name),
+    key: opts.byName ? f.name : (f.alias || f.name),
     value: f.type === "Geometry"
-      ? shapeLabel(feature.geometry)
+      ? shape
       : f.type === "OID"
       ? String(feature.id)
       : formatValue(feature.attributes[f.name] ?? null, f.type),

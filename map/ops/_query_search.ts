@@ -231,7 +231,10 @@ const find: SearchOperations["Find"] = (req, ctx) => {
         featureId: f.id,
         fieldName: h.field.name,
         value: h.value,
-        properties: featureProperties(layer, f, ls.returnFieldNames),
+        properties: featureProperties(layer, f, {
+          byName: ls.returnFieldNames,
+          geometryRead: ls.includeGeometry,
+        }),
         ...(ls.includeGeometry && f.geometry
           ? {
             shape: applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
@@ -306,7 +309,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
     for (const f of features) {
       const g = projected.get(f.id);
       const name = displayName(layer, f);
-      const properties = featureProperties(layer, f, ls.returnFieldNames);
+      const properties = featureProperties(layer, f, { byName: ls.returnFieldNames });
       results.push({
         layerId: layer.id,
         featureId: f.id,
