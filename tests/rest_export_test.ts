@@ -10,7 +10,11 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
-import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
+import { memoryService, operationEnvelope, postSoap, startSoapServer } from "./_soap_helpers.ts";
+import { createMapServer } from "../map/mod.ts";
+import { InProcessRenderer, type Renderer } from "../map/render/pool.ts";
+import { createRestApi, RestParams } from "../map/rest/mod.ts";
+import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
 import { decode, near, pixel, type Pixels } from "./_render_helpers.ts";
 import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
@@ -434,6 +438,78 @@ optionalTest(GDAL_BIN, {
       assert.ok(countMarkers(img) > 50, "competition markers");
     } finally {
       await s.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "REST legend images answer from the swatches already drawn, not by drawing the layer again",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // Counts the swatches the renderer draws, around the real in-process renderer.
+    const inner = new InProcessRenderer();
+    let drawn = 0;
+    const renderer: Renderer = {
+      run(job, resolve) {
+        if (job.kind === "swatches") drawn += job.symbols.length;
+        return inner.run(job, resolve);
+      },
+      close: () => inner.close(),
+    };
+    const maps = createMapServer({
+      services: [memoryService("Test")],
+      outputDir: await Deno.makeTempDir(),
+      renderer,
+    });
+    const routes = arcgisRestRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
+    const server = startSoapServer(async (req) => {
+      const m = routes[0].pattern.exec(req.url);
+      return m ? await routes[0].handler(req, m) : new Response("not found", { status: 404 });
+    });
+    const base = `${server.baseUrl}/arcgis/rest/services/Test/MapServer`;
+    try {
+      const legend = await (await fetch(`${base}/legend?f=json&size=30,20&dpi=192`)).json();
+      const entry = legend.layers[0].legend[0];
+      assert.match(entry.url, /^[0-9a-f]{32}-30x20-192$/);
+      const afterLegend = drawn;
+      assert.ok(afterLegend > 0);
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${base}/0/images/${entry.url}`);
+        assert.equal(res.headers.get("content-type"), "image/png");
+        assert.deepEqual(
+          new Uint8Array(await res.arrayBuffer()),
+          new Uint8Array(Buffer.from(entry.imageData, "base64")),
+        );
+      }
+      assert.equal(drawn, afterLegend, "images after the legend draw nothing");
+      // An image not drawn yet (another size): its layer is drawn once, then kept.
+      const other = await (await fetch(`${base}/legend?f=json`)).json();
+      const url = other.layers[0].legend[0].url;
+      const before = drawn;
+      const fresh = createMapServer({
+        services: [memoryService("Test")],
+        outputDir: await Deno.makeTempDir(),
+        renderer,
+      });
+      const api = createRestApi(fresh);
+      const urls = { baseUrl: server.baseUrl };
+      for (let i = 0; i < 3; i++) {
+        const r = await api.handle(
+          `/services/Test/MapServer/0/images/${url}`,
+          new RestParams(new URLSearchParams()),
+          urls,
+        );
+        assert.equal(r.contentType, "image/png");
+      }
+      assert.equal(drawn - before, 1, "one swatch drawn for three requests of it");
+      // An unknown name is a 404 error without drawing.
+      const missing = await (await fetch(`${base}/0/images/zz?f=json`)).json();
+      assert.equal(missing.error.code, 404);
+      assert.equal(drawn - before, 1);
+    } finally {
+      await server.close();
+      maps.close();
     }
   },
 });

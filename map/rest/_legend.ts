@@ -83,19 +83,41 @@ interface Swatch {
   height: number;
   width: number;
   values?: string[];
+  /** The digest naming the image (its `url` without the size suffix). */
+  digest: string;
 }
 
-function swatches(frame: MapFrame, info: LegendInfo): Swatch[] {
-  const values = classValues(frame, info.layerId);
-  return info.groups.flatMap((g) => g.classes).map((c, i) => ({
-    label: c.label,
+/** The swatches of one layer's legend, each kept in the call's cache for its image request. */
+async function swatches(call: RestCall, drawn: DrawnLegend, info: LegendInfo): Promise<Swatch[]> {
+  const values = classValues(drawn.frame, info.layerId);
+  const out: Swatch[] = [];
+  for (const [i, c] of info.groups.flatMap((g) => g.classes).entries()) {
     // The request asks for data (legendRequest), so every swatch has its bytes.
-    bytes: c.image.data!,
-    contentType: c.image.mime,
-    height: c.image.heightPx,
-    width: c.image.widthPx,
-    ...(values[i] ? { values: values[i] } : {}),
-  }));
+    const bytes = c.image.data!;
+    const digest = await imageName(bytes);
+    call.swatches.put(
+      { service: drawn.service, frame: drawn.frame, layerId: info.layerId, digest },
+      { contentType: c.image.mime, bytes },
+    );
+    out.push({
+      label: c.label,
+      bytes,
+      contentType: c.image.mime,
+      height: c.image.heightPx,
+      width: c.image.widthPx,
+      ...(values[i] ? { values: values[i] } : {}),
+      digest,
+    });
+  }
+  return out;
+}
+
+/** Legend infos drawn for a call, with what they were drawn for. */
+interface DrawnLegend {
+  service: string;
+  frame: MapFrame;
+  patch: GetLegendInfoRequest["LegendPatch"];
+  infos: LegendInfo[];
 }
 
 /**
@@ -103,30 +125,23 @@ function swatches(frame: MapFrame, info: LegendInfo): Swatch[] {
  *
  * @example
  * ```ts ignore
- * await legendJson(frame, await DRAW_OPERATIONS.GetLegendInfo(req, ctx));
+ * await legendJson(call, await drawLegend(call));
  * ```
  */
-export async function legendJson(
-  frame: MapFrame,
-  infos: LegendInfo[],
-  patch: GetLegendInfoRequest["LegendPatch"] = DEFAULT_PATCH,
-) {
-  const suffix = patchSuffix(patch);
+export async function legendJson(call: RestCall, drawn: DrawnLegend) {
+  const suffix = patchSuffix(drawn.patch);
   const layers = [];
-  for (const info of infos) {
-    const layer = frame.layers.find((l) => l.id === info.layerId)!;
-    const legend = [];
-    for (const s of swatches(frame, info)) {
-      legend.push({
-        label: s.label,
-        url: await imageName(s.bytes) + suffix,
-        imageData: Buffer.from(s.bytes).toString("base64"),
-        contentType: s.contentType,
-        height: s.height,
-        width: s.width,
-        ...(s.values ? { values: s.values } : {}),
-      });
-    }
+  for (const info of drawn.infos) {
+    const layer = drawn.frame.layers.find((l) => l.id === info.layerId)!;
+    const legend = (await swatches(call, drawn, info)).map((s) => ({
+      label: s.label,
+      url: s.digest + suffix,
+      imageData: Buffer.from(s.bytes).toString("base64"),
+      contentType: s.contentType,
+      height: s.height,
+      width: s.width,
+      ...(s.values ? { values: s.values } : {}),
+    }));
     layers.push({
       layerId: layer.id,
       layerName: layer.name,
@@ -139,11 +154,17 @@ export async function legendJson(
   return { layers };
 }
 
-async function legendInfos(call: RestCall, layerIds: number[] = [], params = call.params) {
+/** Draws the legend of `layerIds` (all when empty) at the size and dpi `params` ask. */
+async function drawLegend(
+  call: RestCall,
+  layerIds: number[] = [],
+  params = call.params,
+): Promise<DrawnLegend> {
   const service = serviceOf(call);
   const frame = frameOf(call, service);
   const req = legendRequest(params, frame, layerIds);
   return {
+    service: service.name,
     frame,
     patch: req.LegendPatch,
     infos: await DRAW_OPERATIONS.GetLegendInfo(req, operationContext(call, service)),
@@ -169,27 +190,36 @@ export const LEGEND_ENDPOINT: RestEndpoint = {
   path: "/services/:service/MapServer/legend",
   title: (call) => `${call.path.service} (MapServer): legend`,
   async handle(call) {
-    const { frame, infos, patch } = await legendInfos(call);
-    return legendJson(frame, infos, patch);
+    return legendJson(call, await drawLegend(call));
   },
 };
 
-/** A legend swatch by the `url` the legend gave it: the image itself, whatever `f` says. */
+/**
+ * A legend swatch by the `url` the legend gave it: the image itself,
+ * whatever `f` says. Kept images answer at once; otherwise the layer's
+ * legend is drawn once (at the size the name carries) and kept.
+ */
 export const LEGEND_IMAGE_ENDPOINT: RestEndpoint = {
   path: "/services/:service/MapServer/:layer(\\d+)/images/:image",
   formats: ["image"],
   async handle(call) {
     const service = serviceOf(call);
-    const layer = layerOf(call, frameOf(call, service));
+    const frame = frameOf(call, service);
+    const layer = layerOf(call, frame);
     // "{digest}" or "{digest}-{w}x{h}-{dpi}" (patchSuffix), optionally ".png".
     const name = /^([0-9a-f]+)(?:-([\d.]+)x([\d.]+)-([\d.]+))?(?:\.png)?$/i.exec(call.path.image);
-    const sized = name?.[2]
-      ? new RestParams(new URLSearchParams({ size: `${name[2]},${name[3]}`, dpi: name[4] }))
-      : call.params;
-    const { frame, infos } = await legendInfos(call, [layer.id], sized);
-    const wanted = name?.[1].toLowerCase();
-    for (const s of infos.flatMap((i) => swatches(frame, i))) {
-      if (await imageName(s.bytes) === wanted) return new RestFile(s.contentType, s.bytes);
+    if (name) {
+      const key = { service: service.name, frame, layerId: layer.id, digest: name[1] };
+      let image = call.swatches.get(key);
+      if (!image) {
+        const sized = name[2]
+          ? new RestParams(new URLSearchParams({ size: `${name[2]},${name[3]}`, dpi: name[4] }))
+          : call.params;
+        const drawn = await drawLegend(call, [layer.id], sized);
+        const all = (await Promise.all(drawn.infos.map((i) => swatches(call, drawn, i)))).flat();
+        image = all.find((s) => s.digest === key.digest.toLowerCase());
+      }
+      if (image) return new RestFile(image.contentType, image.bytes);
     }
     throw new RestError(404, `Layer ${layer.id} has no legend image '${call.path.image}'.`, [
       "The legend names its images in each entry's 'url' (for the same size and dpi).",

@@ -9,6 +9,7 @@ import type { MapServer, MapService, RequestUrls } from "../mod.ts";
 import type { MapFrame, MapLayer, OperationContext } from "../ops/mod.ts";
 import type { RestParams } from "./params.ts";
 import { RestError, type RestWords } from "./reply.ts";
+import type { SwatchCache } from "./_swatch_cache.ts";
 
 /** One REST request as an endpoint sees it. */
 export interface RestCall {
@@ -22,6 +23,8 @@ export interface RestCall {
   readonly urls: RequestUrls;
   /** The map server (services, tile caches, operation context). */
   readonly maps: MapServer;
+  /** Legend swatches already drawn by this REST face. */
+  readonly swatches: SwatchCache;
 }
 
 /** One REST resource. */

@@ -42,6 +42,7 @@ import { FIND_ENDPOINT, IDENTIFY_ENDPOINT } from "./_search.ts";
 import { LEGEND_ENDPOINT, LEGEND_IMAGE_ENDPOINT } from "./_legend.ts";
 import { LAYER_ENDPOINTS } from "./_layers.ts";
 import { QUERY_ENDPOINTS } from "./_query.ts";
+import { SwatchCache } from "./_swatch_cache.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -72,6 +73,8 @@ export interface RestApiOptions {
   endpoints?: readonly RestEndpoint[];
   /** Called with each unexpected error (logging); the client gets code 500. */
   onError?: (error: unknown, path: string) => void;
+  /** Bytes of legend swatch images kept for `/images/` requests (default 8 MiB). */
+  swatchCacheBytes?: number;
 }
 
 /** The REST face: answers one request addressed below `/arcgis/rest`. */
@@ -120,6 +123,7 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
     endpoint,
     pattern: new URLPattern({ pathname: endpoint.path }, { ignoreCase: true }),
   }));
+  const swatches = new SwatchCache(opts.swatchCacheBytes);
 
   async function handle(rawPath: string, params: RestParams, urls: RequestUrls) {
     // `.../MapServer/` is `.../MapServer`, as ArcGIS Server reads it.
@@ -152,7 +156,7 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
           ["'f' parameter is invalid"],
         );
       }
-      const call: RestCall = { params, path: groups, format: requested, urls, maps };
+      const call: RestCall = { params, path: groups, format: requested, urls, maps, swatches };
       if (endpoint.title) out.title = endpoint.title(call);
       const value = await endpoint.handle(call);
       if (value instanceof RestFile) {

@@ -1,0 +1,80 @@
+/**
+ * The legend swatch images REST has drawn, by service, map, layer and
+ * digest, so that `/legend/images/...` requests answer from memory instead
+ * of drawing the whole layer's legend again for each image. Bounded by the
+ * bytes it holds (least recently used first out); an entry drawn for a map
+ * object that has since been replaced (documents reloaded) is never served.
+ *
+ * @module
+ */
+import type { MapFrame } from "../ops/mod.ts";
+
+/** One swatch image. */
+export interface SwatchImage {
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+interface Entry extends SwatchImage {
+  frame: MapFrame;
+}
+
+/** Where a swatch belongs and its digest (the `url` the legend gave it, without size). */
+export interface SwatchKey {
+  service: string;
+  frame: MapFrame;
+  layerId: number;
+  digest: string;
+}
+
+function keyText(k: SwatchKey): string {
+  return `${k.service}\n${k.frame.name}\n${k.layerId}\n${k.digest.toLowerCase()}`;
+}
+
+/**
+ * Swatch images kept for the image requests that follow a legend.
+ *
+ * @example
+ * ```ts ignore
+ * const cache = new SwatchCache(4 * 2 ** 20);
+ * cache.put({ service: "World", frame, layerId: 0, digest: "ab12" }, image);
+ * cache.get({ service: "World", frame, layerId: 0, digest: "ab12" }); // image
+ * ```
+ */
+export class SwatchCache {
+  readonly #entries = new Map<string, Entry>();
+  #bytes = 0;
+
+  /** `maxBytes` bounds the sum of image sizes; an image over an eighth of it is not kept. */
+  constructor(readonly maxBytes = 8 * 2 ** 20) {}
+
+  /** The image under `key`, if kept (and drawn for the same map object). */
+  get(key: SwatchKey): SwatchImage | undefined {
+    const k = keyText(key);
+    const e = this.#entries.get(k);
+    if (!e || e.frame !== key.frame) return undefined;
+    this.#entries.delete(k);
+    this.#entries.set(k, e);
+    return e;
+  }
+
+  /** Keeps `image` under `key`, pushing out the least recently used images over the bound. */
+  put(key: SwatchKey, image: SwatchImage): void {
+    if (image.bytes.byteLength > this.maxBytes / 8) return;
+    const k = keyText(key);
+    this.#remove(k);
+    this.#entries.set(k, { ...image, frame: key.frame });
+    this.#bytes += image.bytes.byteLength;
+    for (const old of this.#entries.keys()) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#remove(old);
+    }
+  }
+
+  #remove(k: string): void {
+    const e = this.#entries.get(k);
+    if (!e) return;
+    this.#entries.delete(k);
+    this.#bytes -= e.bytes.byteLength;
+  }
+}
