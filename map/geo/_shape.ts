@@ -6,6 +6,7 @@
  * @module
  */
 import type { Extent, Geometry, Position } from "../types.ts";
+import { closeRing } from "./rings.ts";
 
 /** Where a point lies relative to a geometry. */
 export type Location = "interior" | "boundary" | "exterior";
@@ -69,13 +70,6 @@ export function bboxOfParts(parts: Position[][]): Extent | null {
  */
 export function extentsIntersect(a: Extent, b: Extent): boolean {
   return a.xmin <= b.xmax && b.xmin <= a.xmax && a.ymin <= b.ymax && b.ymin <= a.ymax;
-}
-
-function closeRing(ring: Position[]): Position[] {
-  if (ring.length === 0) return ring;
-  const [fx, fy] = ring[0];
-  const [lx, ly] = ring[ring.length - 1];
-  return fx === lx && fy === ly ? ring : [...ring, ring[0]];
 }
 
 function endsOf(paths: Position[][]): Position[] {

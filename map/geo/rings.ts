@@ -65,3 +65,18 @@ export function toArcgisRings(polygons: Position[][][]): Position[][] {
   }
   return out;
 }
+
+/**
+ * The ring closed: its first point repeated at the end when it is not
+ * there already (an empty ring stays empty).
+ *
+ * @example
+ * ```ts
+ * closeRing([[0, 0], [1, 0], [1, 1]]); // [[0, 0], [1, 0], [1, 1], [0, 0]]
+ * ```
+ */
+export function closeRing(ring: Position[]): Position[] {
+  if (ring.length === 0) return ring;
+  const a = ring[0], b = ring[ring.length - 1];
+  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
+}

@@ -110,6 +110,34 @@ export function fieldJson(c: FieldInfo): EsriFieldJson {
   };
 }
 
+/**
+ * ArcGIS REST `{wkid, latestWkid}` (Web Mercator as 102100 / 3857, as ArcGIS writes it).
+ *
+ * @example
+ * ```ts
+ * import { esriSpatialReference } from "./_query_feature_json.ts";
+ * esriSpatialReference(3857); // { wkid: 102100, latestWkid: 3857 }
+ * ```
+ */
+export function esriSpatialReference(wkid: number): EsriSpatialReferenceJson {
+  const id = normalizeWkid(wkid);
+  return { wkid: id === 3857 ? 102100 : id, latestWkid: id };
+}
+
+/**
+ * A geometry as Esri JSON (without its spatial reference), coordinates
+ * rounded to `geometryPrecision` places when given.
+ *
+ * @example
+ * ```ts
+ * import { esriGeometryJson } from "./_query_feature_json.ts";
+ * esriGeometryJson({ type: "Point", x: 1.26, y: 2 }, { geometryPrecision: 1 }); // { x: 1.3, y: 2 }
+ * ```
+ */
+export function esriGeometryJson(g: Geometry, opts: FeatureJsonOptions = {}): EsriGeometryJson {
+  return esriGeometry(g, rounder(opts.geometryPrecision));
+}
+
 function esriGeometry(g: Geometry, r: (p: Position) => Position): EsriGeometryJson {
   switch (g.type) {
     case "Point": {
@@ -164,7 +192,6 @@ export function featureSetObject(
   r: RecordSet,
   opts: FeatureJsonOptions = {},
 ): EsriFeatureSetJson {
-  const wkid = normalizeWkid(r.wkid);
   const { fields, withShapes } = attributeColumns(r);
   const round = rounder(opts.geometryPrecision);
   // Statistics and distinct-value rows are values, not features of the layer.
@@ -176,7 +203,7 @@ export function featureSetObject(
       objectIdFieldName: r.objectIdField,
       globalIdFieldName: "",
       geometryType: ESRI_GEOMETRY_TYPE[r.geometryType] ?? "esriGeometryPoint",
-      spatialReference: { wkid: wkid === 3857 ? 102100 : wkid, latestWkid: wkid },
+      spatialReference: esriSpatialReference(r.wkid),
     }),
     fields: fields.map(fieldJson),
     features: r.features.map((f) => ({

@@ -34,6 +34,8 @@ export { fieldValue, type LayerColumns, layerColumns } from "./_query_records.ts
 export { geometryExtent } from "./_geometry_extent.ts";
 export {
   ESRI_GEOMETRY_TYPE,
+  esriGeometryJson,
+  esriSpatialReference,
   featureCollection,
   type FeatureJsonOptions,
   featureSetObject,

@@ -50,17 +50,6 @@ function numbers(name: string, text: string, count: number, expected: string): n
 /** The largest bbox coordinate accepted (far past any projected world: Web Mercator's is 2e7). */
 const MAX_COORDINATE = 1e15;
 
-/** `size=w,h`: whole positive pixel counts (limits are the operation's). */
-export function parseImageSize(params: RestParams, fallback = { w: 400, h: 400 }) {
-  const text = params.string("size");
-  if (text === undefined) return fallback;
-  const [w, h] = numbers("size", text, 2, "width,height in whole pixels (e.g. 400,400)");
-  if (!Number.isInteger(w) || !Number.isInteger(h) || w <= 0 || h <= 0) {
-    throw invalid("size", "width,height in whole positive pixels (e.g. 400,400)", text);
-  }
-  return { w, h };
-}
-
 /**
  * The ExportMapImage request of an export call on `frame`: `format`
  * `image` asks for the image's bytes, any other for its URL.
@@ -102,7 +91,9 @@ export function exportRequest(
   const imageSR = imageSRText === undefined
     ? bboxSR
     : parseSpatialReference("imageSR", imageSRText);
-  const size = parseImageSize(params);
+  // Whole positive pixel counts; the limits are the operation's.
+  const size = params.size("size", { integer: true, what: "in pixels", example: "400,400" }) ??
+    { width: 400, height: 400 };
   const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
   const formatName = (params.string("format") ?? "png").trim().toLowerCase();
   const imageFormat = EXPORT_FORMATS[formatName];
@@ -128,7 +119,7 @@ export function exportRequest(
       ...(imageSR !== null ? { SpatialReference: imageSR } : {}),
     },
     ImageDescription: {
-      ImageDisplay: { ImageWidth: size.w, ImageHeight: size.h, ImageDPI: dpi },
+      ImageDisplay: { ImageWidth: size.width, ImageHeight: size.height, ImageDPI: dpi },
       ImageType: {
         ImageFormat: imageFormat,
         ImageReturnType: format === "image" ? "MimeData" : "URL",

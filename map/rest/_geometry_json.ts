@@ -3,7 +3,8 @@
  * geometries (`{"x","y"}`, `{"xmin",...}`, `{"rings"}`, `{"paths"}`,
  * `{"points"}`, each with an optional `spatialReference`) and the short
  * forms `x,y` and `xmin,ymin,xmax,ymax`, read into the shared
- * {@link Geometry} model; and that model written back as Esri JSON.
+ * {@link Geometry} model (written back as Esri JSON by `map/ops`'s
+ * `esriGeometryJson`, the one writer REST and SOAP's JSON results share).
  * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
  * `{"latestWkid":3857}`); WKT is refused with a request for the WKID.
  *
@@ -12,8 +13,8 @@
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
 import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
+import { closeRing } from "../geo/rings.ts";
 import { invalid } from "./params.ts";
-import { restSpatialReference } from "./_services.ts";
 
 /** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
 const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
@@ -97,12 +98,11 @@ function parts(v: unknown, name: string, what: string): Position[][] {
   return v.map((p) => positions(p, name, what));
 }
 
-function closeRing(ring: Position[], name: string): Position[] {
+function closedRing(ring: Position[], name: string): Position[] {
   if (ring.length < 3) {
     throw invalid(name, "rings of at least three points", JSON.stringify(ring));
   }
-  const a = ring[0], b = ring[ring.length - 1];
-  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
+  return closeRing(ring);
 }
 
 /** The Esri JSON geometry types by their REST names, and what their JSON must carry. */
@@ -133,7 +133,7 @@ function fromObject(o: Record<string, unknown>, name: string): Geometry {
   if ("rings" in o) {
     return {
       type: "Polygon",
-      rings: parts(o.rings, name, "rings").map((r) => closeRing(r, name)),
+      rings: parts(o.rings, name, "rings").map((r) => closedRing(r, name)),
     };
   }
   if ("paths" in o) return { type: "Polyline", paths: parts(o.paths, name, "paths") };
@@ -225,30 +225,4 @@ export function parseGeometry(
     );
   }
   return { geometry, wkid };
-}
-
-/**
- * A geometry as Esri JSON, with its spatial reference when `wkid` is given.
- *
- * @example
- * ```ts
- * import { geometryJson } from "./_geometry_json.ts";
- * geometryJson({ type: "Point", x: 1, y: 2 }, 4326);
- * // { x: 1, y: 2, spatialReference: { wkid: 4326, latestWkid: 4326 } }
- * ```
- */
-export function geometryJson(g: Geometry, wkid?: number): Record<string, unknown> {
-  const sr = wkid === undefined ? {} : { spatialReference: restSpatialReference(wkid) };
-  switch (g.type) {
-    case "Point":
-      return { x: g.x, y: g.y, ...sr };
-    case "Multipoint":
-      return { points: g.points, ...sr };
-    case "Polyline":
-      return { paths: g.paths, ...sr };
-    case "Polygon":
-      return { rings: g.rings, ...sr };
-    case "Envelope":
-      return { xmin: g.xmin, ymin: g.ymin, xmax: g.xmax, ymax: g.ymax, ...sr };
-  }
 }

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { InvalidRequestError } from "../errors.ts";
-import {
-  geometryJson,
-  parseGeometry,
-  parseGeometryType,
-  parseSpatialReference,
-} from "./_geometry_json.ts";
+import { esriGeometryJson, esriSpatialReference } from "../ops/mod.ts";
+import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
 
 Deno.test("spatial references: a WKID as text or JSON; WKT and nonsense are refused", () => {
   assert.equal(parseSpatialReference("sr", "4326"), 4326);
@@ -78,12 +74,9 @@ Deno.test("geometry types by their Esri names, any case", () => {
 });
 
 Deno.test("geometries written as Esri JSON, Web Mercator as 102100 / 3857", () => {
-  assert.deepEqual(geometryJson({ type: "Point", x: 1, y: 2 }, 3857), {
-    x: 1,
-    y: 2,
-    spatialReference: { wkid: 102100, latestWkid: 3857 },
-  });
-  assert.deepEqual(geometryJson({ type: "Polygon", rings: [[[0, 0], [1, 0], [0, 0]]] }), {
+  assert.deepEqual(esriGeometryJson({ type: "Point", x: 1, y: 2 }), { x: 1, y: 2 });
+  assert.deepEqual(esriSpatialReference(3857), { wkid: 102100, latestWkid: 3857 });
+  assert.deepEqual(esriGeometryJson({ type: "Polygon", rings: [[[0, 0], [1, 0], [0, 0]]] }), {
     rings: [[[0, 0], [1, 0], [0, 0]]],
   });
 });

@@ -15,7 +15,7 @@
 import { Buffer } from "node:buffer";
 import type { GetLegendInfoRequest, LegendInfo, MapFrame } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
-import { invalid, RestParams } from "./params.ts";
+import { RestParams } from "./params.ts";
 import { RestError, RestFile } from "./reply.ts";
 import {
   frameOf,
@@ -40,20 +40,11 @@ export function legendRequest(
   frame: MapFrame,
   layerIds: number[] = [],
 ): GetLegendInfoRequest {
-  let width = 15, height = 15;
-  const sizeText = params.string("size");
-  if (sizeText !== undefined) {
-    const parts = sizeText.split(",").map((s) => s.trim());
-    const [w, h] = parts.map(Number);
-    if (parts.length !== 2 || !(w > 0 && w <= 500) || !(h > 0 && h <= 500)) {
-      throw invalid(
-        "size",
-        "width,height of a swatch in points, each up to 500 (e.g. 15,15)",
-        sizeText,
-      );
-    }
-    [width, height] = [w, h];
-  }
+  const { width, height } = params.size("size", {
+    max: 500,
+    what: "of a swatch in points",
+    example: "15,15",
+  }) ?? { width: 15, height: 15 };
   const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
   return {
     MapName: frame.name,

@@ -18,16 +18,16 @@ import type {
   MapFrame,
   SpatialGeometry,
 } from "../ops/mod.ts";
-import { ESRI_GEOMETRY_TYPE, SEARCH_OPERATIONS } from "../ops/mod.ts";
+import {
+  ESRI_GEOMETRY_TYPE,
+  esriGeometryJson,
+  esriSpatialReference,
+  SEARCH_OPERATIONS,
+} from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
-import {
-  geometryJson,
-  parseGeometry,
-  parseGeometryType,
-  parseSpatialReference,
-} from "./_geometry_json.ts";
+import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
 import {
   checkLayerIds,
   layerDescriptions,
@@ -82,17 +82,15 @@ function mapExtent(params: RestParams, sr: number | null): SpatialGeometry<Envel
 
 /** `imageDisplay=width,height[,dpi]` of the map the client shows. */
 function imageDisplay(params: RestParams): IdentifyRequest["MapImageDisplay"] {
-  const text = required(params, "imageDisplay", "width,height,dpi of the map image");
-  const parts = text.split(/[,;]/).map((s) => s.trim());
+  required(params, "imageDisplay", "width,height,dpi of the map image");
   // The dpi may be left out (96), as ArcGIS reads it.
-  const [w, h, dpi = 96] = parts.map(Number);
-  if (
-    parts.length < 2 || parts.length > 3 || parts.some((s) => s === "") || !Number.isInteger(w) ||
-    !Number.isInteger(h) || w <= 0 || h <= 0 || !Number.isFinite(dpi) || dpi <= 0
-  ) {
-    throw invalid("imageDisplay", "width,height,dpi (e.g. 600,550,96)", text);
-  }
-  return { ImageWidth: w, ImageHeight: h, ImageDPI: dpi };
+  const size = params.size("imageDisplay", {
+    integer: true,
+    dpi: 96,
+    what: "of the map image in pixels",
+    example: "600,550,96",
+  })!;
+  return { ImageWidth: size.width, ImageHeight: size.height, ImageDPI: size.dpi };
 }
 
 /**
@@ -194,7 +192,9 @@ function resultJson(
     displayFieldName: layer.displayField,
     attributes: Object.fromEntries(r.properties.map((p) => [p.key, p.value])),
     geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType],
-    ...(r.shape ? { geometry: geometryJson(r.shape, wkid) } : {}),
+    ...(r.shape
+      ? { geometry: { ...esriGeometryJson(r.shape), spatialReference: esriSpatialReference(wkid) } }
+      : {}),
   };
 }
 

@@ -8,8 +8,12 @@
  */
 import type { Extent } from "../types.ts";
 import type { MapFrame, MapServerInfo, MapService } from "../ops/mod.ts";
-import { METADATA_OPERATIONS, serviceLimits, supportedImageFormatTypes } from "../ops/mod.ts";
-import { normalizeWkid } from "../geo/projection.ts";
+import {
+  esriSpatialReference,
+  METADATA_OPERATIONS,
+  serviceLimits,
+  supportedImageFormatTypes,
+} from "../ops/mod.ts";
 import { frameTiling } from "../tiles/mod.ts";
 import {
   frameOf,
@@ -22,12 +26,6 @@ import {
 /** The ArcGIS Server version this face follows. */
 export const CURRENT_VERSION = 10.3;
 
-/** ArcGIS REST `{wkid, latestWkid}` (Web Mercator as 102100 / 3857, as ArcGIS writes it). */
-export function restSpatialReference(wkid: number): { wkid: number; latestWkid: number } {
-  const id = normalizeWkid(wkid);
-  return { wkid: id === 3857 ? 102100 : id, latestWkid: id };
-}
-
 /** An extent with its spatial reference, ArcGIS REST style. */
 export function restExtent(e: Extent, wkid: number): Record<string, unknown> {
   return {
@@ -35,7 +33,7 @@ export function restExtent(e: Extent, wkid: number): Record<string, unknown> {
     ymin: e.ymin,
     xmax: e.xmax,
     ymax: e.ymax,
-    spatialReference: restSpatialReference(wkid),
+    spatialReference: esriSpatialReference(wkid),
   };
 }
 
@@ -86,7 +84,7 @@ function tileInfo(frame: MapFrame): Record<string, unknown> | null {
     format: t.format.toUpperCase(),
     compressionQuality: t.quality,
     origin: { x: s.originX, y: s.originY },
-    spatialReference: restSpatialReference(s.wkid),
+    spatialReference: esriSpatialReference(s.wkid),
     lods: s.lods.map((l) => ({ level: l.level, resolution: l.resolution, scale: l.scale })),
   };
 }
@@ -110,7 +108,7 @@ async function serviceJson(call: RestCall): Promise<Record<string, unknown>> {
     supportsDynamicLayers: false,
     layers: layerEntries(info),
     tables: [],
-    spatialReference: restSpatialReference(info.wkid),
+    spatialReference: esriSpatialReference(info.wkid),
     singleFusedMapCache: tiles !== null,
     ...(tiles ? { tileInfo: tiles } : {}),
     initialExtent: restExtent(info.initialExtent, info.wkid),

@@ -40,6 +40,36 @@ Deno.test("RestParams reads typed values and names the parameter at fault", () =
   }
 });
 
+Deno.test("RestParams.size reads width,height[,dpi] one way for export, identify and legend", () => {
+  const px = { integer: true, example: "400,400" };
+  assert.deepEqual(params("size=400, 300").size("size", px), { width: 400, height: 300 });
+  assert.equal(params("f=json").size("size", px), undefined);
+  assert.deepEqual(params("d=600;550").size("d", { ...px, dpi: 96 }), {
+    width: 600,
+    height: 550,
+    dpi: 96,
+  });
+  assert.deepEqual(params("d=600,550,192").size("d", { ...px, dpi: 96 })?.dpi, 192);
+  assert.deepEqual(params("s=7.5,500").size("s", { max: 500, example: "15,15" }), {
+    width: 7.5,
+    height: 500,
+  });
+  for (
+    const [qs, opts] of [
+      ["size=400", px],
+      ["size=400,300,96", px],
+      ["size=0,300", px],
+      ["size=40.5,300", px],
+      ["size=400,", px],
+      ["d=600,550,-1", { ...px, dpi: 96 }],
+      ["s=501,10", { max: 500, example: "15,15" }],
+    ] as const
+  ) {
+    const name = qs.split("=")[0];
+    assert.throws(() => params(qs).size(name, opts), new RegExp(`'${name}'.*e\\.g\\.`), qs);
+  }
+});
+
 Deno.test("an unexpected error is code 500, logged, and never thrown", async () => {
   const logged: unknown[] = [];
   const api = createRestApi({} as MapServer, {

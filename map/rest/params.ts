@@ -16,6 +16,28 @@ export interface NumberOptions {
   max?: number;
 }
 
+/** Options of {@link RestParams.size}. */
+export interface SizeOptions {
+  /** Whole numbers only (pixels). */
+  integer?: boolean;
+  /** Largest width or height. */
+  max?: number;
+  /** Also read a third value, the DPI, which is this when left out. */
+  dpi?: number;
+  /** What the numbers measure, for the error ("of a swatch in points"). */
+  what?: string;
+  /** An example value for the error ("400,400"). */
+  example: string;
+}
+
+/** A `width,height[,dpi]` parameter's values. */
+export interface SizeValue {
+  width: number;
+  height: number;
+  /** The DPI given, or {@link SizeOptions.dpi}; undefined without it. */
+  dpi?: number;
+}
+
 /** The error of a parameter whose value is not of the `expected` form. */
 export function invalid(name: string, expected: string, got: string): InvalidRequestError {
   const shown = got.length > 80 ? `${got.slice(0, 80)}...` : got;
@@ -127,6 +149,32 @@ export class RestParams {
       }
       return n;
     });
+  }
+
+  /**
+   * A size: `width,height` (`400,400`), or `width,height[,dpi]` when
+   * `opts.dpi` is set; positive finite numbers (`,` or `;` between them).
+   */
+  size(name: string, opts: SizeOptions): SizeValue | undefined {
+    const raw = this.string(name);
+    if (raw === undefined) return undefined;
+    const parts = raw.split(/[,;]/).map((s) => s.trim());
+    const [width, height, dpi = opts.dpi] = parts.map(Number);
+    const fits = (n: number) =>
+      Number.isFinite(n) && n > 0 && (!opts.integer || Number.isInteger(n)) &&
+      (opts.max === undefined || n <= opts.max);
+    if (
+      parts.length < 2 || parts.length > (opts.dpi === undefined ? 2 : 3) ||
+      parts.some((s) => s === "") || !fits(width) || !fits(height) ||
+      (dpi !== undefined && !(Number.isFinite(dpi) && dpi > 0))
+    ) {
+      const form = opts.dpi === undefined ? "width,height" : "width,height[,dpi]";
+      const what = opts.what ? ` ${opts.what}` : "";
+      const numbers = `positive ${opts.integer ? "whole " : ""}numbers`;
+      const max = opts.max === undefined ? "" : ` up to ${opts.max}`;
+      throw invalid(name, `${form}${what}, ${numbers}${max} (e.g. ${opts.example})`, raw);
+    }
+    return { width, height, ...(dpi === undefined ? {} : { dpi }) };
   }
 
   /** One of `choices` (compared case-insensitively; the choice's own spelling is returned). */

@@ -11,6 +11,7 @@
 import type { Position } from "../types.ts";
 import type { EnvelopeGeometry, PointGeometry, SpatialGeometry, Wkid } from "../ops/values.ts";
 import { InvalidRequestError } from "../errors.ts";
+import { closeRing } from "../geo/rings.ts";
 import { isDecoded, list } from "./_decoded.ts";
 
 /** Segments a circular arc or Bézier curve is split into when read. */
@@ -238,12 +239,6 @@ export function geometryFromSoap(value: unknown, what = "Geometry"): SpatialGeom
     default:
       throw fault(`${what}: geometry type ${String(t)} is not supported.`);
   }
-}
-
-function closeRing(ring: Position[]): Position[] {
-  const a = ring[0];
-  const b = ring[ring.length - 1];
-  return a[0] === b[0] && a[1] === b[1] ? ring : [...ring, [a[0], a[1]]];
 }
 
 /**
