@@ -78,15 +78,39 @@ export function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/** The integers of an ArrayOfInt member; nil items are skipped, anything else is refused. */
-export function intList(raw: Decoded, name: string, what = name): number[] {
+/** Options of {@link intList}. */
+export interface IntListOptions {
+  /** The member as messages name it (default its name). */
+  what?: string;
+  /** What each item must be, for messages (default "an integer"). */
+  item?: string;
+  /** Refuse nil items instead of skipping them (arrays whose positions pair up). */
+  refuseNil?: boolean;
+}
+
+/** The integers of an ArrayOfInt member; nil items are skipped (or refused), anything else is refused. */
+export function intList(raw: Decoded, name: string, opts: IntListOptions = {}): number[] {
   const out: number[] = [];
   list(raw[name]).forEach((n, i) => {
-    if (n === null) return;
+    if (n === null && !opts.refuseNil) return;
     if (typeof n !== "number" || !Number.isInteger(n)) {
-      throw new InvalidRequestError(`${what}[${i}] must be an integer.`);
+      throw new InvalidRequestError(
+        `${opts.what ?? name}[${i}] must be ${opts.item ?? "an integer"}.`,
+      );
     }
     out.push(n);
   });
   return out;
+}
+
+/**
+ * An integer member that must be there; `message` says what it must be
+ * (default "<name> is required and must be an integer.").
+ */
+export function requiredInt(raw: Decoded, name: string, message?: string): number {
+  const v = raw[name];
+  if (typeof v !== "number" || !Number.isInteger(v)) {
+    throw new InvalidRequestError(message ?? `${name} is required and must be an integer.`);
+  }
+  return v;
 }

@@ -105,7 +105,7 @@ export function mapAreaFromSoap(value: unknown, what = "MapArea"): MapArea | und
         type: "FeatureExtent" as const,
         MapName: optionalString(v, "MapName", `${what}/MapName`) || undefined,
         LayerID: id,
-        FeatureIDs: intList(v, "FeatureIDs", `${what}/FeatureIDs`),
+        FeatureIDs: intList(v, "FeatureIDs", { what: `${what}/FeatureIDs` }),
         ExpandRatio: optionalNumber(v, "ExpandRatio", `${what}/ExpandRatio`),
         DefaultScale: optionalNumber(v, "DefaultScale", `${what}/DefaultScale`),
       });
@@ -168,7 +168,7 @@ export function layerDescriptionFromSoap(v: unknown, what: string): LayerDescrip
   if (typeof id !== "number" || !Number.isInteger(id)) {
     throw new InvalidRequestError(`${what}/LayerID is required and must be an integer layer id.`);
   }
-  const selection = intList(v, "SelectionFeatures", `${what}/SelectionFeatures`);
+  const selection = intList(v, "SelectionFeatures", { what: `${what}/SelectionFeatures` });
   return defined({
     LayerID: id,
     Visible: optionalBoolean(v, "Visible", `${what}/Visible`),
@@ -354,7 +354,7 @@ export function queryFilterFromSoap(value: unknown, what = "QueryFilter"): Query
   const v = complexOrAbsent(value, what);
   if (!v) return undefined;
   const fidSet = optionalObject(v, "FIDSet", `${what}/FIDSet`);
-  const fids = fidSet ? intList(fidSet, "FIDArray", `${what}/FIDSet/FIDArray`) : [];
+  const fids = fidSet ? intList(fidSet, "FIDArray", { what: `${what}/FIDSet/FIDArray` }) : [];
   const filter: QueryFilter = {
     WhereClause: optionalString(v, "WhereClause", `${what}/WhereClause`),
     SubFields: optionalString(v, "SubFields", `${what}/SubFields`),

@@ -24,7 +24,14 @@ import type {
   SpatialGeometry,
 } from "../ops/types.ts";
 import { type EsriUnits, isEsriUnits } from "../geo/units.ts";
-import { type Decoded, intList, optionalObject } from "./_decoded.ts";
+import {
+  type Decoded,
+  intList,
+  optionalNumber,
+  optionalObject,
+  optionalString,
+  requiredInt,
+} from "./_decoded.ts";
 import { geometryFromSoap, pointFromSoap } from "./_read_geometry.ts";
 import { colorFromSoap, imageTypeFromSoap, scaleBarFromSoap } from "./_read_symbols.ts";
 import {
@@ -42,29 +49,9 @@ export type DecodedRequest = Decoded;
 /** Reads one operation's typed request from its decoded element. */
 export type RequestReader<Req> = (raw: DecodedRequest) => Req;
 
-function optionalString(raw: DecodedRequest, name: string): string | undefined {
-  const v = raw[name];
-  return typeof v === "string" ? v : undefined;
-}
-
-function requiredInt(raw: DecodedRequest, name: string, what: string): number {
-  const v = raw[name];
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    throw new InvalidRequestError(`${name} is required: ${what}.`);
-  }
-  return v;
-}
-
-function intArray(raw: DecodedRequest, name: string): number[] {
-  const v = raw[name];
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new InvalidRequestError(`${name} must be an array of Int.`);
-  return v.map((n, i) => {
-    if (typeof n !== "number" || !Number.isFinite(n)) {
-      throw new InvalidRequestError(`${name}[${i}] must be an integer pixel coordinate.`);
-    }
-    return n;
-  });
+/** Screen pixel coordinates: integers, position by position (a nil one is refused, not skipped). */
+function pixelValues(raw: DecodedRequest, name: string): number[] {
+  return intList(raw, name, { item: "an integer pixel coordinate", refuseNil: true });
 }
 
 function units(raw: DecodedRequest, name: string): EsriUnits {
@@ -106,7 +93,11 @@ function mapName(raw: DecodedRequest): MapNameRequest {
 function mapLayer(raw: DecodedRequest): MapLayerRequest {
   return {
     MapName: optionalString(raw, "MapName"),
-    LayerID: requiredInt(raw, "LayerID", "the integer id of a layer of the map"),
+    LayerID: requiredInt(
+      raw,
+      "LayerID",
+      "LayerID is required: the integer id of a layer of the map.",
+    ),
   };
 }
 
@@ -117,7 +108,11 @@ export const METADATA_REQUESTS: {
   GetDocumentInfo: empty,
   GetMapCount: empty,
   GetMapName: (raw) => ({
-    Index: requiredInt(raw, "Index", "a map index from 0 to GetMapCount minus 1"),
+    Index: requiredInt(
+      raw,
+      "Index",
+      "Index is required: a map index from 0 to GetMapCount minus 1.",
+    ),
   }),
   GetDefaultMapName: empty,
   GetServerInfo: mapName,
@@ -140,8 +135,8 @@ export const COORDINATE_REQUESTS: {
   }),
   ToMapPoints: (raw) => ({
     ...mapView(raw),
-    ScreenXValues: intArray(raw, "ScreenXValues"),
-    ScreenYValues: intArray(raw, "ScreenYValues"),
+    ScreenXValues: pixelValues(raw, "ScreenXValues"),
+    ScreenYValues: pixelValues(raw, "ScreenYValues"),
   }),
   FromMapPoints: (raw) => ({ ...mapView(raw), MapPoints: mapPoints(raw) }),
 };
@@ -176,16 +171,6 @@ export const LAYER_QUERY_REQUESTS: {
   },
 };
 
-function optionalNumber(raw: DecodedRequest, name: string, fallback: number): number {
-  const v = raw[name];
-  return typeof v === "number" ? v : fallback;
-}
-
-function stringOr(raw: DecodedRequest, name: string, fallback: string): string {
-  const v = raw[name];
-  return typeof v === "string" && v !== "" ? v : fallback;
-}
-
 /** LayerIDs: the integers of an ArrayOfInt (empty = no restriction). */
 function layerIds(raw: DecodedRequest): number[] {
   return intList(raw, "LayerIDs");
@@ -205,25 +190,23 @@ export const SEARCH_REQUESTS: {
       SearchString: text,
       Contains: raw.Contains === true,
       SearchFields: optionalString(raw, "SearchFields") ?? "",
-      FindOption: stringOr(raw, "FindOption", "esriFindVisibleLayers"),
+      FindOption: optionalString(raw, "FindOption") || "esriFindVisibleLayers",
       LayerIDs: layerIds(raw),
     };
   },
   Identify: (raw) => ({
     ...mapView(raw),
     SearchShape: geometryFromSoap(raw.SearchShape, "SearchShape"),
-    Tolerance: optionalNumber(raw, "Tolerance", 0),
-    IdentifyOption: stringOr(raw, "IdentifyOption", "esriIdentifyTopmost"),
+    Tolerance: optionalNumber(raw, "Tolerance") ?? 0,
+    IdentifyOption: optionalString(raw, "IdentifyOption") || "esriIdentifyTopmost",
     LayerIDs: layerIds(raw),
   }),
   QueryHyperlinks: (raw) => ({ ...mapView(raw), LayerIDs: layerIds(raw) }),
 };
 
 function cacheLayer(raw: DecodedRequest): CacheLayerRequest {
-  return { MapName: optionalString(raw, "MapName"), LayerID: optionalNumber(raw, "LayerID", -1) };
+  return { MapName: optionalString(raw, "MapName"), LayerID: optionalNumber(raw, "LayerID") ?? -1 };
 }
-
-const integer = "an integer";
 
 /** Request readers of the tile-cache operations. */
 export const TILE_REQUESTS: {
@@ -235,9 +218,9 @@ export const TILE_REQUESTS: {
   GetCacheControlInfo: mapName,
   GetMapTile: (raw) => ({
     MapName: optionalString(raw, "MapName"),
-    Level: requiredIntMust(raw, "Level", integer),
-    Row: requiredIntMust(raw, "Row", integer),
-    Column: requiredIntMust(raw, "Column", integer),
+    Level: requiredInt(raw, "Level"),
+    Row: requiredInt(raw, "Row"),
+    Column: requiredInt(raw, "Column"),
     Format: optionalString(raw, "Format"),
   }),
   HasLayerCache: cacheLayer,
@@ -245,15 +228,6 @@ export const TILE_REQUESTS: {
   GetVirtualCacheDirectory: cacheLayer,
   GetCacheName: cacheLayer,
 };
-
-/** A required integer: "<name> is required and must be <what>." */
-function requiredIntMust(raw: DecodedRequest, name: string, what: string): number {
-  const v = raw[name];
-  if (typeof v !== "number" || !Number.isInteger(v)) {
-    throw new InvalidRequestError(`${name} is required and must be ${what}.`);
-  }
-  return v;
-}
 
 /** Request readers of the drawing operations. */
 export const DRAW_REQUESTS: {
