@@ -87,11 +87,19 @@ function shiftsFor(x0: number, x1: number, v: ScreenView): number[] {
 }
 
 /**
- * Vertices `a` .. `b` of an open path (flat map coordinates) transformed and
- * radially simplified (0.5 px) into a flat [x0, y0, x1, y1, ...] list; the
- * last vertex is always kept so the path ends where it should.
+ * Vertices `a` .. `b` of a path or ring (flat map coordinates) transformed
+ * and radially simplified (0.5 px) into a flat [x0, y0, x1, y1, ...] list.
+ * An open path keeps its last vertex (`keepLast`) so it ends where it
+ * should; a closed ring keeps it only when half a pixel from the one before.
  */
-function pathToScreen(xy: ArrayLike<number>, a: number, b: number, shift: number, t: Affine) {
+function flatToScreen(
+  xy: ArrayLike<number>,
+  a: number,
+  b: number,
+  shift: number,
+  t: Affine,
+  keepLast: boolean,
+): number[] {
   const out: number[] = [];
   let lx = NaN, ly = NaN;
   for (let i = a; i <= b; i++) {
@@ -99,28 +107,7 @@ function pathToScreen(xy: ArrayLike<number>, a: number, b: number, shift: number
     const x = t.a * x0 + t.b * y0 + t.c;
     const y = t.d * x0 + t.e * y0 + t.f;
     const dx = x - lx, dy = y - ly;
-    if (i === a || dx * dx + dy * dy >= 0.25 || i === b) {
-      out.push(x, y);
-      lx = x;
-      ly = y;
-    }
-  }
-  return out;
-}
-
-/**
- * {@link pathToScreen} of a closed ring of `n` flat map coordinates (its
- * last vertex kept only when half a pixel from the one before).
- */
-function ringToScreen(xy: ArrayLike<number>, n: number, shift: number, t: Affine): number[] {
-  const out: number[] = [];
-  let lx = NaN, ly = NaN;
-  for (let i = 0; i < n; i++) {
-    const x0 = xy[2 * i] + shift, y0 = xy[2 * i + 1];
-    const x = t.a * x0 + t.b * y0 + t.c;
-    const y = t.d * x0 + t.e * y0 + t.f;
-    const dx = x - lx, dy = y - ly;
-    if (i === 0 || dx * dx + dy * dy >= 0.25) {
+    if (i === a || dx * dx + dy * dy >= 0.25 || (keepLast && i === b)) {
       out.push(x, y);
       lx = x;
       ly = y;
@@ -247,7 +234,7 @@ export function addRing(
   }
   const start = cmds.length;
   for (const shift of shiftsFor(x0, x1, v)) {
-    const f = clipRing(ringToScreen(xy, n, shift, v.t), v);
+    const f = clipRing(flatToScreen(xy, 0, n - 1, shift, v.t, false), v);
     if (f.length >= 6) {
       emitRing(f, cmds);
       count++;
@@ -334,7 +321,7 @@ function addFlatPath(xy: ArrayLike<number>, a: number, b: number, v: ScreenView,
     if (x > x1) x1 = x;
   }
   for (const shift of shiftsFor(x0, x1, v)) {
-    const f = pathToScreen(xy, a, b, shift, v.t);
+    const f = flatToScreen(xy, a, b, shift, v.t, true);
     let open = false;
     for (let i = 0; i + 3 < f.length; i += 2) {
       const ax = f[i], ay = f[i + 1], bx = f[i + 2], by = f[i + 3];
