@@ -344,13 +344,31 @@ function words(data: Uint8Array): Uint32Array {
   return view(data, Uint32Array);
 }
 
-/** The ids of every record having `term` (any term, common or not), as chunk bits. */
-function termBits(db: DatabaseSync, table: BitsTable, term: string, common: boolean): ChunkBits {
+/**
+ * The ids of every record having `term` (any term, common or not), as chunk
+ * bits: of the chunks in `only` when given (a later group of an AND reads just
+ * the chunks still in play), else of every chunk.
+ */
+function termBits(
+  db: DatabaseSync,
+  table: BitsTable,
+  term: string,
+  only: ReadonlySet<number> | null,
+): ChunkBits {
   const out: ChunkBits = new Map();
+  const common = db.prepare(`SELECT 1 AS x FROM ${table}_chunk_term WHERE term = ?`).get(term);
   if (common) {
-    const rows = db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ?`)
-      .all(`t:${term}`) as { chunk: number; data: Uint8Array }[];
-    for (const r of rows) out.set(r.chunk, words(r.data));
+    if (only === null) {
+      const rows = db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ?`)
+        .all(`t:${term}`) as { chunk: number; data: Uint8Array }[];
+      for (const r of rows) out.set(r.chunk, words(r.data));
+      return out;
+    }
+    const one = db.prepare(`SELECT data FROM ${table}_chunk WHERE name = ? AND chunk = ?`);
+    for (const c of only) {
+      const r = one.get(`t:${term}`, c) as { data: Uint8Array } | undefined;
+      if (r) out.set(c, words(r.data));
+    }
     return out;
   }
   const row = db.prepare(
@@ -358,6 +376,7 @@ function termBits(db: DatabaseSync, table: BitsTable, term: string, common: bool
   ).get(`"${term}"`) as { ids: string | null };
   for (const id of parseIdList(row.ids)) {
     const c = Math.floor(id / CHUNK_IDS);
+    if (only !== null && !only.has(c)) continue;
     let bits = out.get(c);
     if (!bits) out.set(c, bits = new Uint32Array(CHUNK_WORDS));
     const k = id - c * CHUNK_IDS;
@@ -575,17 +594,14 @@ export function countByBits(
     return null;
   }
   const { table } = plan;
-  const common = new Set(
-    (db.prepare(`SELECT term FROM ${table}_chunk_term`).all() as { term: string }[])
-      .map((r) => r.term),
-  );
-  // AND of groups, each the OR of its terms' bits.
+  // AND of groups, each the OR of its terms' bits; after the first group only
+  // the chunks with candidates left are read.
   let acc: ChunkBits | null = null;
   for (const group of plan.groups) {
+    const only = acc === null ? null : new Set(acc.keys());
     const or: ChunkBits = new Map();
     for (const term of new Set(group)) {
-      for (const [c, bits] of termBits(db, table, term, common.has(term))) {
-        if (acc !== null && !acc.has(c)) continue;
+      for (const [c, bits] of termBits(db, table, term, only)) {
         const into = or.get(c);
         if (!into) or.set(c, bits);
         else for (let i = 0; i < CHUNK_WORDS; i++) into[i] |= bits[i];
@@ -594,10 +610,13 @@ export function countByBits(
     if (acc !== null) {
       for (const [c, bits] of or) {
         const a = acc.get(c)!;
-        for (let i = 0; i < CHUNK_WORDS; i++) bits[i] &= a[i];
+        let any = 0;
+        for (let i = 0; i < CHUNK_WORDS; i++) any |= bits[i] &= a[i];
+        if (any === 0) or.delete(c);
       }
     }
     acc = or;
+    if (acc.size === 0) break;
   }
   const salary = plan.salaryMin !== undefined || plan.salaryMax !== undefined;
   // Whole-kopeck bounds: to >= minK and from <= maxK say exactly what

@@ -270,3 +270,99 @@ Deno.test("search bitmap index: a reader worker's kept range columns follow an i
     await cleanup();
   }
 });
+
+/**
+ * `db` with every bitset block it returns recorded as `name@chunk`, and the
+ * rows it returns from the common-term table counted.
+ */
+function recording(db: DatabaseSync) {
+  const blocks: string[] = [];
+  let termRows = 0;
+  const note = (sql: string, params: unknown[], rows: unknown[]) => {
+    for (const r of rows as ({ chunk?: number; data?: Uint8Array } | undefined)[]) {
+      if (r === undefined) continue;
+      if (/_chunk_term\b/.test(sql)) termRows++;
+      // Blocks of terms only (the range columns are read apart).
+      else if (r.data !== undefined && /_chunk\b/.test(sql) && String(params[0]).startsWith("t:")) {
+        blocks.push(`${params[0]}@${r.chunk ?? params[1]}`);
+      }
+    }
+  };
+  const proxy = new Proxy(db, {
+    get(target, key) {
+      if (key !== "prepare") {
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      }
+      return (sql: string) => {
+        const stmt = target.prepare(sql);
+        return {
+          get: (...p: SQLInputValue[]) => {
+            const row = stmt.get(...p);
+            note(sql, p, [row]);
+            return row;
+          },
+          all: (...p: SQLInputValue[]) => {
+            const rows = stmt.all(...p);
+            note(sql, p, rows);
+            return rows;
+          },
+        };
+      };
+    },
+  });
+  return { db: proxy, blocks, termRows: () => termRows };
+}
+
+Deno.test("search bitmap index: a count reads only the query's terms, and a later group only the chunks still in play", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 30 });
+    const seed = new DatabaseSync(path);
+    const rng = new Rng(5);
+    // The demo's records again in chunks 1 and 2, and a word of its own in 60 records of chunk 2.
+    const own = recordsWithIds(seed, "vacancy", 140_000, rng).slice(0, 60)
+      .map((r) => ({ ...r, id: (r.id as number) + 60_000, title: "Зоотехник отдела" }));
+    await importFiles(path, [
+      await writeJson(dir, "more.json", [
+        ...recordsWithIds(seed, "vacancy", 70_000, rng),
+        ...recordsWithIds(seed, "vacancy", 140_000, rng),
+        ...own,
+      ]),
+    ]);
+    seed.exec("BEGIN IMMEDIATE");
+    rebuildSearchBits(seed, "vacancy", 40);
+    seed.exec("COMMIT");
+    seed.close();
+
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const expand = expander(db);
+      // A range filter, so the bitmap index is asked (a bare search is counted by FTS5).
+      const q: ListQuery = { search: "зоотехник отдел", publishDateFrom: "2000-01-01" };
+      const plan = buildList("vacancies", q, expand).bits!;
+      assert.equal(plan.groups.length, 2);
+      const [rare, wide] = plan.groups.map((g) => g[0]);
+      const chunksOf = (term: string) =>
+        column(db, `SELECT chunk AS v FROM vacancy_chunk WHERE name = 't:${term}' ORDER BY chunk`);
+      assert.deepEqual(chunksOf(rare), [3]);
+      assert.deepEqual(chunksOf(wide), [0, 1, 2, 3]);
+      const commonTerms = column(db, "SELECT term AS v FROM vacancy_chunk_term").length;
+      assert.ok(commonTerms > 20, `${commonTerms} common terms`);
+
+      const rec = recording(db);
+      const got = countByBits(rec.db, plan, Infinity);
+      const want = truth(db, "vacancies", q, expand);
+      assert.equal(got?.count, want.count);
+      assert.deepEqual([...got!.ids!], want.ids);
+      // The first group's blocks, then the second's only where the first left candidates.
+      assert.deepEqual(rec.blocks, [`t:${rare}@3`, `t:${wide}@3`]);
+      // One look-up per term, not the whole list of common terms.
+      assert.ok(rec.termRows() <= 2, `${rec.termRows()} rows of vacancy_chunk_term read`);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
