@@ -72,6 +72,8 @@ export function cases(hiddenVacancy: number): Case[] {
   get(`${C}?page=last`);
   get(`${C}?page=21`);
   get(`${V}?page=2&page=3`);
+  get(`${V}?search=специалист&agency=1&page=999999`);
+  get(`${V}?ordering=-salary_from&status=1&page=99999`);
   get(`${V}?page=3&page=abc`);
   get(`${V}?page=abc&page=3`);
   get(`${A}?page=abc`);
