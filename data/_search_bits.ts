@@ -210,18 +210,27 @@ export function rebuildSearchBits(db: DatabaseSync, table: BitsTable, minDocs?: 
   setState(db, table, "rows", listedCount(db, table));
 }
 
+/** A listed record's search-index terms before and after a writer's change. */
+export interface TermChange {
+  /** Its terms when the bitmap index was last brought up to date ([] when it was not listed). */
+  was: readonly string[];
+  /** Its terms now, or null when it is no longer listed. */
+  now: readonly string[] | null;
+}
+
 /**
  * Brings the bitmap index of `table` up to date after a writer changed the
- * listed records in `changes`: each id with the search-index terms it has now,
- * or null when it is no longer listed. Only their bits and column values
- * change (rebuilding a whole block from FTS5 took ~14 s at 1M records);
- * everything is rebuilt when the number of listed records doubled or halved
- * since the common terms were chosen. Call inside the writer's transaction.
+ * listed records in `changes`. Only their bits and column values change, and
+ * only the blocks of the terms they had or now have are read (rebuilding a
+ * whole block from FTS5 took ~14 s at 1M records; reading every term's block
+ * of a touched chunk, ~2 MB a chunk); everything is rebuilt when the number
+ * of listed records doubled or halved since the common terms were chosen.
+ * Call inside the writer's transaction.
  */
 export function refreshSearchBits(
   db: DatabaseSync,
   table: BitsTable,
-  changes: ReadonlyMap<number, readonly string[] | null>,
+  changes: ReadonlyMap<number, TermChange>,
 ): void {
   if (changes.size === 0) return;
   const chosenAt = state(db, table, "rows");
@@ -230,10 +239,13 @@ export function refreshSearchBits(
     rebuildSearchBits(db, table);
     return;
   }
-  const common = new Set(
-    (db.prepare(`SELECT term FROM ${table}_chunk_term`).all() as { term: string }[])
-      .map((r) => r.term),
-  );
+  const isCommon = db.prepare(`SELECT 1 AS x FROM ${table}_chunk_term WHERE term = ?`);
+  const common = new Map<string, boolean>();
+  const commonTerm = (term: string) => {
+    let c = common.get(term);
+    if (c === undefined) common.set(term, c = isCommon.get(term) !== undefined);
+    return c;
+  };
   const byChunk = new Map<number, number[]>();
   for (const id of changes.keys()) {
     const c = Math.floor(id / CHUNK_IDS);
@@ -241,7 +253,7 @@ export function refreshSearchBits(
     if (!ids) byChunk.set(c, ids = []);
     ids.push(id);
   }
-  for (const [c, ids] of byChunk) updateChunk(db, table, c, ids, changes, common);
+  for (const [c, ids] of byChunk) updateChunk(db, table, c, ids, changes, commonTerm);
 }
 
 /** Applies `changes` of the ids `ids` (all in chunk `chunk`) to the chunk's rows. */
@@ -250,8 +262,8 @@ function updateChunk(
   table: BitsTable,
   chunk: number,
   ids: readonly number[],
-  changes: ReadonlyMap<number, readonly string[] | null>,
-  common: ReadonlySet<string>,
+  changes: ReadonlyMap<number, TermChange>,
+  common: (term: string) => boolean,
 ): void {
   const lo = chunk * CHUNK_IDS;
   const listed = db.prepare(`SELECT 1 AS x FROM ${table}_list WHERE id >= ? AND id < ? LIMIT 1`)
@@ -290,32 +302,38 @@ function updateChunk(
     });
     put.run(`c:${c.name}`, chunk, new Uint8Array(col.buffer));
   }
-  // Terms: the touched ids' bits cleared in every term of the chunk, then set for their terms now.
+  // Terms: the touched ids' bits cleared in the common terms they had, then set for those they
+  // have now; no other term's block is read.
   const blocks = new Map<string, { bits: Uint32Array; changed: boolean }>();
-  const rows = db.prepare(
-    `SELECT name, data FROM ${table}_chunk WHERE chunk = ? AND name >= 't:' AND name < 't;'`,
-  )
-    .all(chunk) as { name: string; data: Uint8Array }[];
-  for (const r of rows) {
-    const bits = new Uint32Array(r.data.slice().buffer);
-    let changed = false;
-    for (const id of ids) {
-      const k = id - lo;
-      const m = 1 << (k & 31);
-      if (bits[k >>> 5] & m) {
-        bits[k >>> 5] &= ~m;
-        changed = true;
+  const block = (term: string) => {
+    let b = blocks.get(term);
+    if (!b) {
+      const r = read.get(`t:${term}`, chunk) as { data: Uint8Array } | undefined;
+      const bits = r ? new Uint32Array(r.data.slice().buffer) : new Uint32Array(CHUNK_WORDS);
+      blocks.set(term, b = { bits, changed: false });
+    }
+    return b;
+  };
+  for (const id of ids) {
+    const k = id - lo;
+    const m = 1 << (k & 31);
+    for (const term of changes.get(id)!.was) {
+      if (!common(term)) continue;
+      const b = block(term);
+      if (b.bits[k >>> 5] & m) {
+        b.bits[k >>> 5] &= ~m;
+        b.changed = true;
       }
     }
-    blocks.set(r.name.slice(2), { bits, changed });
   }
   for (const id of ids) {
     const k = id - lo;
-    for (const term of changes.get(id) ?? []) {
-      if (!common.has(term)) continue;
-      let b = blocks.get(term);
-      if (!b) blocks.set(term, b = { bits: new Uint32Array(CHUNK_WORDS), changed: true });
-      b.bits[k >>> 5] |= 1 << (k & 31);
+    for (const term of changes.get(id)!.now ?? []) {
+      if (!common(term)) continue;
+      const b = block(term);
+      const m = 1 << (k & 31);
+      if (b.bits[k >>> 5] & m) continue;
+      b.bits[k >>> 5] |= m;
       b.changed = true;
     }
   }

@@ -11,7 +11,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
 import { filterTerm, htmlToText, indexTerms, type SearchField } from "./_text.ts";
-import { refreshSearchBits } from "./_search_bits.ts";
+import { refreshSearchBits, type TermChange } from "./_search_bits.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -129,9 +129,10 @@ export class CatalogWriter {
   #terms: Set<string> | null = null;
   /**
    * Ids whose listing or search entry changed, with their search-index terms
-   * now (null: no longer listed), for the bitmap index in `finish()`.
+   * before this transaction and now (null: no longer listed), for the bitmap
+   * index in `finish()`.
    */
-  readonly #touched: Record<Table, Map<number, string[] | null>> = {
+  readonly #touched: Record<Table, Map<number, TermChange>> = {
     vacancy: new Map(),
     competition: new Map(),
   };
@@ -166,7 +167,8 @@ export class CatalogWriter {
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
   #index(table: Table, record: Vacancy | Competition): void {
     const { stems: terms, body } = searchEntry(table, record);
-    this.#touched[table].set(record.id, body.split(" "));
+    const touched = this.#touched[table];
+    touched.set(record.id, { was: touched.get(record.id)?.was ?? [], now: body.split(" ") });
     this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, record.id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
@@ -205,13 +207,22 @@ export class CatalogWriter {
     st.renumberFrom = st.renumberFrom === null ? id : Math.min(st.renumberFrom, id);
   }
 
-  /** Removes a previously published row from the list table and search index; returns its seq. */
-  #unlist(table: Table, id: number): number | undefined {
+  /**
+   * Removes a previously published row (whose stored doc is `doc`) from the
+   * list table and search index; returns its seq.
+   */
+  #unlist(table: Table, id: number, doc: string): number | undefined {
     const row = this.#stmt(`SELECT seq FROM ${table}_list WHERE id = ?`).get(id) as
       | { seq: number }
       | undefined;
     if (!row) return undefined;
-    this.#touched[table].set(id, null);
+    // The terms it was indexed with, from its stored doc (as the schema 3 migration indexed it):
+    // only their bitmap blocks need its bit cleared. Touched twice in one transaction, the
+    // bitmap index still holds the first state.
+    const touched = this.#touched[table];
+    const was = touched.get(id)?.was ??
+      searchEntry(table, JSON.parse(doc) as Vacancy | Competition).body.split(" ");
+    touched.set(id, { was, now: null });
     this.#run(`DELETE FROM ${table}_list WHERE id = ?`, id);
     this.#run(`DELETE FROM ${table}_fts WHERE rowid = ?`, id);
     return row.seq;
@@ -261,7 +272,7 @@ export class CatalogWriter {
     const published = isPublished(v);
     let seq: number | undefined;
     if (old) {
-      seq = old.published ? this.#unlist("vacancy", v.id) : undefined;
+      seq = old.published ? this.#unlist("vacancy", v.id, old.doc) : undefined;
       if (seq !== undefined && !published) this.#leaveSeq("vacancy", v.id);
       this.#run("DELETE FROM vacancy_industry WHERE vacancy_id = ?", v.id);
     }
@@ -324,7 +335,7 @@ export class CatalogWriter {
     let seq: number | undefined;
     if (old) {
       if (old.published) {
-        seq = this.#unlist("competition", c.id);
+        seq = this.#unlist("competition", c.id, old.doc);
         this.#run("DELETE FROM competition_rtree WHERE id = ?", c.id);
       }
       if (seq !== undefined && !published) this.#leaveSeq("competition", c.id);

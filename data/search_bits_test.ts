@@ -4,6 +4,8 @@ import { type Catalog, type ListWork, openCatalog } from "./catalog.ts";
 import { importFiles } from "./import.ts";
 import { buildList, type ListQuery } from "./_query.ts";
 import { countByBits, rebuildSearchBits } from "./_search_bits.ts";
+import { CatalogWriter, searchEntry } from "./_store.ts";
+import type { Vacancy } from "./schemas.ts";
 import { parseIdList } from "./_ordered_ids.ts";
 import { Rng } from "./_demo_gen.ts";
 import { demoDb, tempDir, writeJson } from "../tests/_data_fixtures.ts";
@@ -279,12 +281,16 @@ function recording(db: DatabaseSync) {
   const blocks: string[] = [];
   let termRows = 0;
   const note = (sql: string, params: unknown[], rows: unknown[]) => {
-    for (const r of rows as ({ chunk?: number; data?: Uint8Array } | undefined)[]) {
+    for (
+      const r of rows as ({ name?: string; chunk?: number; data?: Uint8Array } | undefined)[]
+    ) {
       if (r === undefined) continue;
       if (/_chunk_term\b/.test(sql)) termRows++;
-      // Blocks of terms only (the range columns are read apart).
-      else if (r.data !== undefined && /_chunk\b/.test(sql) && String(params[0]).startsWith("t:")) {
-        blocks.push(`${params[0]}@${r.chunk ?? params[1]}`);
+      else if (r.data !== undefined && /_chunk\b/.test(sql)) {
+        // Blocks of terms only (the range columns, `c:...`, are another matter).
+        const name = r.name ?? String(params[0]);
+        const chunk = r.chunk ?? (typeof params[0] === "number" ? params[0] : params[1]);
+        if (name.startsWith("t:")) blocks.push(`${name}@${chunk}`);
       }
     }
   };
@@ -296,18 +302,26 @@ function recording(db: DatabaseSync) {
       }
       return (sql: string) => {
         const stmt = target.prepare(sql);
-        return {
-          get: (...p: SQLInputValue[]) => {
-            const row = stmt.get(...p);
-            note(sql, p, [row]);
-            return row;
+        return new Proxy(stmt, {
+          get(st, k) {
+            if (k === "get") {
+              return (...p: SQLInputValue[]) => {
+                const row = st.get(...p);
+                note(sql, p, [row]);
+                return row;
+              };
+            }
+            if (k === "all") {
+              return (...p: SQLInputValue[]) => {
+                const rows = st.all(...p);
+                note(sql, p, rows);
+                return rows;
+              };
+            }
+            const v = Reflect.get(st, k);
+            return typeof v === "function" ? v.bind(st) : v;
           },
-          all: (...p: SQLInputValue[]) => {
-            const rows = stmt.all(...p);
-            note(sql, p, rows);
-            return rows;
-          },
-        };
+        });
       };
     },
   });
@@ -361,6 +375,64 @@ Deno.test("search bitmap index: a count reads only the query's terms, and a late
       assert.ok(rec.termRows() <= 2, `${rec.termRows()} rows of vacancy_chunk_term read`);
     } finally {
       db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("search bitmap index: an import reads only the blocks of the terms its records had or now have", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 30 });
+    const db = new DatabaseSync(path);
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      rebuildSearchBits(db, "vacancy", 40);
+      db.exec("COMMIT");
+      const commonTerms = new Set(
+        column(db, "SELECT term AS v FROM vacancy_chunk_term") as string[],
+      );
+      const doc = column(
+        db,
+        "SELECT doc AS v FROM vacancy WHERE id IN (SELECT id FROM vacancy_list) LIMIT 1",
+      )[0] as string;
+      const before = JSON.parse(doc) as Vacancy;
+      const after: Vacancy = {
+        ...before,
+        title: "Ведущий инженер-программист",
+        job_responsibilities: "",
+      };
+      const terms = (v: Vacancy) =>
+        searchEntry("vacancy", v).body.split(" ").filter((t) => commonTerms.has(t));
+      const expected = new Set([...terms(before), ...terms(after)].map((t) => `t:${t}@0`));
+      const blocksInChunk = column(
+        db,
+        "SELECT count(*) AS v FROM vacancy_chunk WHERE chunk = 0 AND name >= 't:' AND name < 't;'",
+      )[0] as number;
+      assert.ok(
+        blocksInChunk > expected.size + 20,
+        `${blocksInChunk} blocks, ${expected.size} wanted`,
+      );
+
+      const rec = recording(db);
+      db.exec("BEGIN IMMEDIATE");
+      const writer = new CatalogWriter(rec.db);
+      assert.equal(writer.putVacancy(structuredClone(after)), "updated");
+      writer.finish();
+      db.exec("COMMIT");
+      assert.deepEqual(new Set(rec.blocks), expected);
+    } finally {
+      db.close();
+    }
+    // And the index still tells the truth.
+    const catalog = openCatalog(path, { readonly: true });
+    const check = new DatabaseSync(path, { readOnly: true });
+    try {
+      compare(catalog, check, new Rng(17), 80);
+    } finally {
+      catalog.close();
+      check.close();
     }
   } finally {
     await cleanup();
