@@ -302,8 +302,8 @@ function updateChunk(
     });
     put.run(`c:${c.name}`, chunk, new Uint8Array(col.buffer));
   }
-  // Terms: the touched ids' bits cleared in the common terms they had, then set for those they
-  // have now; no other term's block is read.
+  // Terms: the touched ids' bits cleared in the common terms they had and no longer have, set in
+  // those they have and did not have; no other term's block is read.
   const blocks = new Map<string, { bits: Uint32Array; changed: boolean }>();
   const block = (term: string) => {
     let b = blocks.get(term);
@@ -317,21 +317,20 @@ function updateChunk(
   for (const id of ids) {
     const k = id - lo;
     const m = 1 << (k & 31);
-    for (const term of changes.get(id)!.was) {
-      if (!common(term)) continue;
+    const { was, now } = changes.get(id)!;
+    const kept = new Set(now ?? []);
+    for (const term of was) {
+      if (kept.has(term) || !common(term)) continue;
       const b = block(term);
       if (b.bits[k >>> 5] & m) {
         b.bits[k >>> 5] &= ~m;
         b.changed = true;
       }
     }
-  }
-  for (const id of ids) {
-    const k = id - lo;
-    for (const term of changes.get(id)!.now ?? []) {
-      if (!common(term)) continue;
+    const had = new Set(was);
+    for (const term of now ?? []) {
+      if (had.has(term) || !common(term)) continue;
       const b = block(term);
-      const m = 1 << (k & 31);
       if (b.bits[k >>> 5] & m) continue;
       b.bits[k >>> 5] |= m;
       b.changed = true;
