@@ -126,7 +126,14 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   try {
     return await serveOn(opts, catalog, started);
   } catch (err) {
-    for (const close of started.reverse()) close();
+    for (const close of started.reverse()) {
+      try {
+        close();
+      } catch (closeErr) {
+        // The start-up error is the one to report; a failed close only goes to the log.
+        console.error("Closing after a failed start-up:", closeErr);
+      }
+    }
     throw err;
   }
 }
