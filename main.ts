@@ -120,15 +120,42 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   }
   // Requests answered in one event-loop turn read one snapshot (one WAL read lock, not one per query).
   const catalog = openCatalog(opts.dbPath, { readonly: true, shareReads: true });
+  // What has started so far, closed in reverse if a later step of the start-up fails
+  // (a reader worker left running would keep the process alive).
+  const started: (() => void)[] = [() => catalog.close()];
+  try {
+    return await serveOn(opts, catalog, started);
+  } catch (err) {
+    for (const close of started.reverse()) {
+      try {
+        close();
+      } catch (closeErr) {
+        // The start-up error is the one to report; a failed close only goes to the log.
+        console.error("Closing after a failed start-up:", closeErr);
+      }
+    }
+    throw err;
+  }
+}
+
+/** The rest of {@linkcode startServer}: each thing started registers its `close` in `started`. */
+async function serveOn(
+  opts: StartOptions,
+  catalog: Catalog,
+  started: (() => void)[],
+): Promise<RunningServer> {
   const readers = opts.readerWorkers === 0
     ? undefined
     : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers ?? 1, eager: true });
+  if (readers) started.push(() => readers.close());
   const services = await loadServices({
     mapsDir: opts.mapsDir,
     catalog,
     catalogPath: opts.dbPath,
     allowPathsOutside: opts.allowMapPathsOutside,
   });
+  const closeServices = () => services.forEach((s) => s.close?.());
+  started.push(closeServices);
   // Drawing runs in a worker pool (each worker loads the same documents and
   // opens the database read-only) so the main thread only routes. Workers
   // start with the first drawing request: a JSON-only server never pays for
@@ -143,6 +170,7 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
     });
+  started.push(() => renderer.close());
   // Tiles live beside the database they were drawn from; the catalogue tells
   // which ones an import made stale.
   const tiles = new TileCaches({
@@ -166,6 +194,8 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
+  // The map server closes the services (and its tiles) from now on.
+  started.splice(started.indexOf(closeServices), 1, () => maps.close());
   const urls = { publicUrl: opts.publicUrl, trustProxy: opts.trustProxy };
   const handler = createApp({
     data: catalogApiData(catalog, readers),

@@ -210,18 +210,27 @@ export function rebuildSearchBits(db: DatabaseSync, table: BitsTable, minDocs?: 
   setState(db, table, "rows", listedCount(db, table));
 }
 
+/** A listed record's search-index terms before and after a writer's change. */
+export interface TermChange {
+  /** Its terms when the bitmap index was last brought up to date ([] when it was not listed). */
+  was: readonly string[];
+  /** Its terms now, or null when it is no longer listed. */
+  now: readonly string[] | null;
+}
+
 /**
  * Brings the bitmap index of `table` up to date after a writer changed the
- * listed records in `changes`: each id with the search-index terms it has now,
- * or null when it is no longer listed. Only their bits and column values
- * change (rebuilding a whole block from FTS5 took ~14 s at 1M records);
- * everything is rebuilt when the number of listed records doubled or halved
- * since the common terms were chosen. Call inside the writer's transaction.
+ * listed records in `changes`. Only their bits and column values change, and
+ * only the blocks of the terms they had or now have are read (rebuilding a
+ * whole block from FTS5 took ~14 s at 1M records; reading every term's block
+ * of a touched chunk, ~2 MB a chunk); everything is rebuilt when the number
+ * of listed records doubled or halved since the common terms were chosen.
+ * Call inside the writer's transaction.
  */
 export function refreshSearchBits(
   db: DatabaseSync,
   table: BitsTable,
-  changes: ReadonlyMap<number, readonly string[] | null>,
+  changes: ReadonlyMap<number, TermChange>,
 ): void {
   if (changes.size === 0) return;
   const chosenAt = state(db, table, "rows");
@@ -230,10 +239,13 @@ export function refreshSearchBits(
     rebuildSearchBits(db, table);
     return;
   }
-  const common = new Set(
-    (db.prepare(`SELECT term FROM ${table}_chunk_term`).all() as { term: string }[])
-      .map((r) => r.term),
-  );
+  const isCommon = db.prepare(`SELECT 1 AS x FROM ${table}_chunk_term WHERE term = ?`);
+  const common = new Map<string, boolean>();
+  const commonTerm = (term: string) => {
+    let c = common.get(term);
+    if (c === undefined) common.set(term, c = isCommon.get(term) !== undefined);
+    return c;
+  };
   const byChunk = new Map<number, number[]>();
   for (const id of changes.keys()) {
     const c = Math.floor(id / CHUNK_IDS);
@@ -241,7 +253,7 @@ export function refreshSearchBits(
     if (!ids) byChunk.set(c, ids = []);
     ids.push(id);
   }
-  for (const [c, ids] of byChunk) updateChunk(db, table, c, ids, changes, common);
+  for (const [c, ids] of byChunk) updateChunk(db, table, c, ids, changes, commonTerm);
 }
 
 /** Applies `changes` of the ids `ids` (all in chunk `chunk`) to the chunk's rows. */
@@ -250,8 +262,8 @@ function updateChunk(
   table: BitsTable,
   chunk: number,
   ids: readonly number[],
-  changes: ReadonlyMap<number, readonly string[] | null>,
-  common: ReadonlySet<string>,
+  changes: ReadonlyMap<number, TermChange>,
+  common: (term: string) => boolean,
 ): void {
   const lo = chunk * CHUNK_IDS;
   const listed = db.prepare(`SELECT 1 AS x FROM ${table}_list WHERE id >= ? AND id < ? LIMIT 1`)
@@ -290,32 +302,37 @@ function updateChunk(
     });
     put.run(`c:${c.name}`, chunk, new Uint8Array(col.buffer));
   }
-  // Terms: the touched ids' bits cleared in every term of the chunk, then set for their terms now.
+  // Terms: the touched ids' bits cleared in the common terms they had and no longer have, set in
+  // those they have and did not have; no other term's block is read.
   const blocks = new Map<string, { bits: Uint32Array; changed: boolean }>();
-  const rows = db.prepare(
-    `SELECT name, data FROM ${table}_chunk WHERE chunk = ? AND name >= 't:' AND name < 't;'`,
-  )
-    .all(chunk) as { name: string; data: Uint8Array }[];
-  for (const r of rows) {
-    const bits = new Uint32Array(r.data.slice().buffer);
-    let changed = false;
-    for (const id of ids) {
-      const k = id - lo;
-      const m = 1 << (k & 31);
-      if (bits[k >>> 5] & m) {
-        bits[k >>> 5] &= ~m;
-        changed = true;
-      }
+  const block = (term: string) => {
+    let b = blocks.get(term);
+    if (!b) {
+      const r = read.get(`t:${term}`, chunk) as { data: Uint8Array } | undefined;
+      const bits = r ? new Uint32Array(r.data.slice().buffer) : new Uint32Array(CHUNK_WORDS);
+      blocks.set(term, b = { bits, changed: false });
     }
-    blocks.set(r.name.slice(2), { bits, changed });
-  }
+    return b;
+  };
   for (const id of ids) {
     const k = id - lo;
-    for (const term of changes.get(id) ?? []) {
-      if (!common.has(term)) continue;
-      let b = blocks.get(term);
-      if (!b) blocks.set(term, b = { bits: new Uint32Array(CHUNK_WORDS), changed: true });
-      b.bits[k >>> 5] |= 1 << (k & 31);
+    const m = 1 << (k & 31);
+    const { was, now } = changes.get(id)!;
+    const kept = new Set(now ?? []);
+    for (const term of was) {
+      if (kept.has(term) || !common(term)) continue;
+      const b = block(term);
+      if (b.bits[k >>> 5] & m) {
+        b.bits[k >>> 5] &= ~m;
+        b.changed = true;
+      }
+    }
+    const had = new Set(was);
+    for (const term of now ?? []) {
+      if (had.has(term) || !common(term)) continue;
+      const b = block(term);
+      if (b.bits[k >>> 5] & m) continue;
+      b.bits[k >>> 5] |= m;
       b.changed = true;
     }
   }
@@ -344,13 +361,31 @@ function words(data: Uint8Array): Uint32Array {
   return view(data, Uint32Array);
 }
 
-/** The ids of every record having `term` (any term, common or not), as chunk bits. */
-function termBits(db: DatabaseSync, table: BitsTable, term: string, common: boolean): ChunkBits {
+/**
+ * The ids of every record having `term` (any term, common or not), as chunk
+ * bits: of the chunks in `only` when given (a later group of an AND reads just
+ * the chunks still in play), else of every chunk.
+ */
+function termBits(
+  db: DatabaseSync,
+  table: BitsTable,
+  term: string,
+  only: ReadonlySet<number> | null,
+): ChunkBits {
   const out: ChunkBits = new Map();
+  const common = db.prepare(`SELECT 1 AS x FROM ${table}_chunk_term WHERE term = ?`).get(term);
   if (common) {
-    const rows = db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ?`)
-      .all(`t:${term}`) as { chunk: number; data: Uint8Array }[];
-    for (const r of rows) out.set(r.chunk, words(r.data));
+    if (only === null) {
+      const rows = db.prepare(`SELECT chunk, data FROM ${table}_chunk WHERE name = ?`)
+        .all(`t:${term}`) as { chunk: number; data: Uint8Array }[];
+      for (const r of rows) out.set(r.chunk, words(r.data));
+      return out;
+    }
+    const one = db.prepare(`SELECT data FROM ${table}_chunk WHERE name = ? AND chunk = ?`);
+    for (const c of only) {
+      const r = one.get(`t:${term}`, c) as { data: Uint8Array } | undefined;
+      if (r) out.set(c, words(r.data));
+    }
     return out;
   }
   const row = db.prepare(
@@ -358,6 +393,7 @@ function termBits(db: DatabaseSync, table: BitsTable, term: string, common: bool
   ).get(`"${term}"`) as { ids: string | null };
   for (const id of parseIdList(row.ids)) {
     const c = Math.floor(id / CHUNK_IDS);
+    if (only !== null && !only.has(c)) continue;
     let bits = out.get(c);
     if (!bits) out.set(c, bits = new Uint32Array(CHUNK_WORDS));
     const k = id - c * CHUNK_IDS;
@@ -575,17 +611,14 @@ export function countByBits(
     return null;
   }
   const { table } = plan;
-  const common = new Set(
-    (db.prepare(`SELECT term FROM ${table}_chunk_term`).all() as { term: string }[])
-      .map((r) => r.term),
-  );
-  // AND of groups, each the OR of its terms' bits.
+  // AND of groups, each the OR of its terms' bits; after the first group only
+  // the chunks with candidates left are read.
   let acc: ChunkBits | null = null;
   for (const group of plan.groups) {
+    const only = acc === null ? null : new Set(acc.keys());
     const or: ChunkBits = new Map();
     for (const term of new Set(group)) {
-      for (const [c, bits] of termBits(db, table, term, common.has(term))) {
-        if (acc !== null && !acc.has(c)) continue;
+      for (const [c, bits] of termBits(db, table, term, only)) {
         const into = or.get(c);
         if (!into) or.set(c, bits);
         else for (let i = 0; i < CHUNK_WORDS; i++) into[i] |= bits[i];
@@ -594,10 +627,13 @@ export function countByBits(
     if (acc !== null) {
       for (const [c, bits] of or) {
         const a = acc.get(c)!;
-        for (let i = 0; i < CHUNK_WORDS; i++) bits[i] &= a[i];
+        let any = 0;
+        for (let i = 0; i < CHUNK_WORDS; i++) any |= bits[i] &= a[i];
+        if (any === 0) or.delete(c);
       }
     }
     acc = or;
+    if (acc.size === 0) break;
   }
   const salary = plan.salaryMin !== undefined || plan.salaryMax !== undefined;
   // Whole-kopeck bounds: to >= minK and from <= maxK say exactly what

@@ -11,7 +11,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Agency, Competition, Vacancy } from "./schemas.ts";
 import { normalizeAgency, normalizeCompetition, normalizeVacancy, toJson } from "./_json.ts";
 import { filterTerm, htmlToText, indexTerms, type SearchField } from "./_text.ts";
-import { refreshSearchBits } from "./_search_bits.ts";
+import { refreshSearchBits, type TermChange } from "./_search_bits.ts";
 
 /** What a `put` did. */
 export type PutOutcome = "inserted" | "updated" | "unchanged";
@@ -101,6 +101,26 @@ function filterTerms(
   ];
 }
 
+/** What a record's search entry is made of: equal inputs, equal terms (no stemming needed). */
+function searchInputs(table: Table, record: Vacancy | Competition): string {
+  const fields = table === "vacancy"
+    ? vacancySearchFields(record as Vacancy)
+    : competitionSearchFields(record as Competition);
+  const industries = table === "vacancy"
+    ? (record as Vacancy).industries.map((i) => i.id)
+    : (record as Competition).industries;
+  return JSON.stringify([fields, filterTerms(record, industries)]);
+}
+
+/** A record the writer touched: its terms before the transaction (see `CatalogWriter.finish`). */
+interface Touched {
+  /** Its terms before; null while only its stored doc is known (`wasDoc`). */
+  was: string[] | null;
+  wasDoc: string | null;
+  /** Its terms now, or null when it is no longer listed. */
+  now: string[] | null;
+}
+
 /**
  * A published record's search index entry: its stems (also listed in
  * `fts_term`, for prefix expansion) and the FTS5 body, stems then filter terms.
@@ -129,9 +149,10 @@ export class CatalogWriter {
   #terms: Set<string> | null = null;
   /**
    * Ids whose listing or search entry changed, with their search-index terms
-   * now (null: no longer listed), for the bitmap index in `finish()`.
+   * before this transaction and now (null: no longer listed), for the bitmap
+   * index in `finish()`.
    */
-  readonly #touched: Record<Table, Map<number, string[] | null>> = {
+  readonly #touched: Record<Table, Map<number, Touched>> = {
     vacancy: new Map(),
     competition: new Map(),
   };
@@ -166,7 +187,21 @@ export class CatalogWriter {
   /** Adds a record's search body to `table`_fts and its new stems to fts_term. */
   #index(table: Table, record: Vacancy | Competition): void {
     const { stems: terms, body } = searchEntry(table, record);
-    this.#touched[table].set(record.id, body.split(" "));
+    const now = body.split(" ");
+    const t = this.#touched[table].get(record.id);
+    if (!t) this.#touched[table].set(record.id, { was: [], wasDoc: null, now });
+    else {
+      t.now = now;
+      if (t.was === null) {
+        // Re-listed after #unlist: the old terms are needed only when its searched text or
+        // filter values changed (a salary or date change keeps every term).
+        const old = JSON.parse(t.wasDoc!) as Vacancy | Competition;
+        t.was = searchInputs(table, old) === searchInputs(table, record)
+          ? now
+          : searchEntry(table, old).body.split(" ");
+        t.wasDoc = null;
+      }
+    }
     this.#run(`INSERT INTO ${table}_fts (rowid, body) VALUES (?, ?)`, record.id, body);
     if (this.#terms === null) {
       const rows = this.#db.prepare("SELECT term FROM fts_term").all() as { term: string }[];
@@ -205,13 +240,21 @@ export class CatalogWriter {
     st.renumberFrom = st.renumberFrom === null ? id : Math.min(st.renumberFrom, id);
   }
 
-  /** Removes a previously published row from the list table and search index; returns its seq. */
-  #unlist(table: Table, id: number): number | undefined {
+  /**
+   * Removes a previously published row (whose stored doc is `doc`) from the
+   * list table and search index; returns its seq.
+   */
+  #unlist(table: Table, id: number, doc: string): number | undefined {
     const row = this.#stmt(`SELECT seq FROM ${table}_list WHERE id = ?`).get(id) as
       | { seq: number }
       | undefined;
     if (!row) return undefined;
-    this.#touched[table].set(id, null);
+    // The terms it was indexed with come from its stored doc (as the schema 3 migration
+    // indexed it): only their bitmap blocks need its bit cleared. Touched twice in one
+    // transaction, the bitmap index still holds the first state.
+    const t = this.#touched[table].get(id);
+    if (t) t.now = null;
+    else this.#touched[table].set(id, { was: null, wasDoc: doc, now: null });
     this.#run(`DELETE FROM ${table}_list WHERE id = ?`, id);
     this.#run(`DELETE FROM ${table}_fts WHERE rowid = ?`, id);
     return row.seq;
@@ -261,7 +304,7 @@ export class CatalogWriter {
     const published = isPublished(v);
     let seq: number | undefined;
     if (old) {
-      seq = old.published ? this.#unlist("vacancy", v.id) : undefined;
+      seq = old.published ? this.#unlist("vacancy", v.id, old.doc) : undefined;
       if (seq !== undefined && !published) this.#leaveSeq("vacancy", v.id);
       this.#run("DELETE FROM vacancy_industry WHERE vacancy_id = ?", v.id);
     }
@@ -324,7 +367,7 @@ export class CatalogWriter {
     let seq: number | undefined;
     if (old) {
       if (old.published) {
-        seq = this.#unlist("competition", c.id);
+        seq = this.#unlist("competition", c.id, old.doc);
         this.#run("DELETE FROM competition_rtree WHERE id = ?", c.id);
       }
       if (seq !== undefined && !published) this.#leaveSeq("competition", c.id);
@@ -423,7 +466,13 @@ export class CatalogWriter {
       this.#seq[table] = this.#seqState(table);
     }
     for (const table of ["vacancy", "competition"] as const) {
-      refreshSearchBits(this.#db, table, this.#touched[table]);
+      const changes = new Map<number, TermChange>();
+      for (const [id, t] of this.#touched[table]) {
+        const was = t.was ??
+          searchEntry(table, JSON.parse(t.wasDoc!) as Vacancy | Competition).body.split(" ");
+        changes.set(id, { was, now: t.now });
+      }
+      refreshSearchBits(this.#db, table, changes);
       this.#touched[table].clear();
     }
     if (this.stats.inserted + this.stats.updated === 0) return;

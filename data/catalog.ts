@@ -163,6 +163,12 @@ export interface ListWork {
   bits?: BitsPlan;
   /** True when the bitmap index's ids (id order) are the page order. */
   bitsInOrder?: boolean;
+  /**
+   * True when this work only counts a list whose page also needs its ids:
+   * ask {@linkcode Catalog.listWork} again once its result is kept (a page
+   * past the end then needs nothing more).
+   */
+  countFirst?: boolean;
 }
 
 /** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
@@ -443,20 +449,34 @@ export class Catalog {
     const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
     if (sql.plain) return null;
     this.#checkFresh();
-    const needCount = !sql.cheapCount && this.#counts.get(countKey(sql)) === undefined;
-    const wantIds = this.#idLists !== null &&
+    let known = this.#counts.get(countKey(sql));
+    const needCount = !sql.cheapCount && known === undefined;
+    if (known === undefined && sql.cheapCount) known = this.#countOf(sql);
+    // A page past the end is answered from the count alone (a 404): no id list for it.
+    const pastEnd = known !== undefined && sql.offset >= known;
+    const wantIds = this.#idLists !== null && !pastEnd &&
       (sql.offset >= DEEP_PAGE_OFFSET || sql.sortsAll === true);
     const needIds = wantIds && this.#idLists!.get(idListKey(sql)) === undefined;
     if (!needCount && !needIds) return null;
+    // Not counted yet and not the first page: count first, since the page may be past the end;
+    // the ids are asked for next, once the count says the page exists.
+    const countFirst = needCount && needIds && sql.offset > 0;
     return {
       count: sql.count,
       allIds: sql.allIds,
       params: sql.params,
       needCount,
       // A cold count may reveal a sparse list; its ids then come along (see SMALL_LIST_MAX).
-      idsUpTo: needIds ? Infinity : needCount && this.#idLists !== null ? SMALL_LIST_MAX : 0,
+      idsUpTo: countFirst
+        ? 0
+        : needIds
+        ? Infinity
+        : needCount && this.#idLists !== null
+        ? SMALL_LIST_MAX
+        : 0,
       bits: sql.bits,
       bitsInOrder: sql.bitsInOrder,
+      countFirst: countFirst || undefined,
     };
   }
 

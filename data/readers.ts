@@ -125,8 +125,9 @@ export class ReaderPool {
    * ```
    */
   async prepare(catalog: Catalog, collection: ListCollection, q: ListQuery): Promise<void> {
-    // Twice at most: a revision that moved in between makes the first answer stale.
-    for (let attempt = 0; attempt < 2; attempt++) {
+    // A count, then (for a page that exists) its ids, and one retry: a revision that
+    // moved in between makes an answer stale.
+    for (let round = 0; round < 3; round++) {
       const work = catalog.listWork(collection, q);
       if (!work) return;
       let result: ListWorkResult;
@@ -135,7 +136,7 @@ export class ReaderPool {
       } catch {
         return;
       }
-      if (catalog.primeList(work, result)) return;
+      if (catalog.primeList(work, result) && !work.countFirst) return;
     }
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { openCatalog } from "./catalog.ts";
+import { type ListWork, type ListWorkResult, openCatalog } from "./catalog.ts";
 import { ReaderPool } from "./readers.ts";
 import type { ListQuery } from "./_query.ts";
 import { demoDb, idsOf, publishedRecords, tempDir, writeJson } from "../tests/_data_fixtures.ts";
@@ -86,5 +86,70 @@ Deno.test("reader pool: a database the worker cannot open rejects with the reaso
     );
   } finally {
     pool.close();
+  }
+});
+
+Deno.test("reader pool: a page past the end of a searched or filtered list is counted, never listed", async () => {
+  const { dir, cleanup } = await tempDir();
+  const path = demoDb(dir, { vacancies: 1_500, agencies: 4, competitions: 5 });
+  const pool = new ReaderPool({ path, size: 1 });
+  const catalog = openCatalog(path, { readonly: true });
+  // Every work the workers run, with what came back.
+  const runs: { work: ListWork; result: ListWorkResult }[] = [];
+  const run = pool.run.bind(pool);
+  pool.run = async (work) => {
+    const result = await run(work);
+    runs.push({ work, result });
+    return result;
+  };
+  try {
+    const vac = publishedRecords(path, "vacancy");
+    const agency = (vac[0].agency as { id: number }).id;
+    const shapes: ListQuery[] = [
+      { search: "специалист" },
+      { search: "специалист", salaryMin: 50_000 },
+      { agency: [agency] },
+      { agency: [agency], ordering: [{ field: "salary_from", desc: true }] },
+    ];
+    let deep = 0;
+    for (const shape of shapes) {
+      const label = JSON.stringify(shape);
+      runs.length = 0;
+      const q = { ...shape, page: 999_999 };
+      await pool.prepare(catalog, "vacancies", q);
+      // (The ordered shape's count is known from the shape before it: no work at all.)
+      if (shape.ordering === undefined) {
+        assert.ok(runs.length >= 1, `${label}: counted in a worker`);
+      }
+      for (const r of runs) {
+        assert.equal(r.result.ids, undefined, `${label}: an id list was built`);
+      }
+      // The list answers from the count alone: nothing left for a worker, no page.
+      assert.equal(catalog.listWork("vacancies", q), null, label);
+      const { count, docs } = catalog.list("vacancies", q);
+      assert.ok(count > 0 && count < 999_999 * 10, label);
+      assert.deepEqual(docs, []);
+
+      // A deep page that exists still gets its ids, in a second work after the count.
+      runs.length = 0;
+      const last = { ...shape, page: Math.ceil(count / 10), pageSize: 10 };
+      await pool.prepare(catalog, "vacancies", last);
+      if (count > 500) {
+        deep++;
+        assert.ok(runs.some((r) => r.result.ids !== undefined), label);
+      }
+      const plain = openCatalog(path, { readonly: true, idListBytes: 0 });
+      try {
+        const want = idsOf(plain.list("vacancies", last).docs);
+        assert.deepEqual(idsOf(catalog.list("vacancies", last).docs), want, label);
+      } finally {
+        plain.close();
+      }
+    }
+    assert.ok(deep >= 2, `${deep} lists long enough for a deep last page`);
+  } finally {
+    pool.close();
+    catalog.close();
+    await cleanup();
   }
 });

@@ -4,6 +4,8 @@ import { type Catalog, type ListWork, openCatalog } from "./catalog.ts";
 import { importFiles } from "./import.ts";
 import { buildList, type ListQuery } from "./_query.ts";
 import { countByBits, rebuildSearchBits } from "./_search_bits.ts";
+import { CatalogWriter, searchEntry } from "./_store.ts";
+import type { Vacancy } from "./schemas.ts";
 import { parseIdList } from "./_ordered_ids.ts";
 import { Rng } from "./_demo_gen.ts";
 import { demoDb, tempDir, writeJson } from "../tests/_data_fixtures.ts";
@@ -265,6 +267,182 @@ Deno.test("search bitmap index: a reader worker's kept range columns follow an i
     } finally {
       catalog.close();
       db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+/**
+ * `db` with every bitset block it returns recorded as `name@chunk`, and the
+ * rows it returns from the common-term table counted.
+ */
+function recording(db: DatabaseSync) {
+  const blocks: string[] = [];
+  let termRows = 0;
+  const note = (sql: string, params: unknown[], rows: unknown[]) => {
+    for (
+      const r of rows as ({ name?: string; chunk?: number; data?: Uint8Array } | undefined)[]
+    ) {
+      if (r === undefined) continue;
+      if (/_chunk_term\b/.test(sql)) termRows++;
+      else if (r.data !== undefined && /_chunk\b/.test(sql)) {
+        // Blocks of terms only (the range columns, `c:...`, are another matter).
+        const name = r.name ?? String(params[0]);
+        const chunk = r.chunk ?? (typeof params[0] === "number" ? params[0] : params[1]);
+        if (name.startsWith("t:")) blocks.push(`${name}@${chunk}`);
+      }
+    }
+  };
+  const proxy = new Proxy(db, {
+    get(target, key) {
+      if (key !== "prepare") {
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      }
+      return (sql: string) => {
+        const stmt = target.prepare(sql);
+        return new Proxy(stmt, {
+          get(st, k) {
+            if (k === "get") {
+              return (...p: SQLInputValue[]) => {
+                const row = st.get(...p);
+                note(sql, p, [row]);
+                return row;
+              };
+            }
+            if (k === "all") {
+              return (...p: SQLInputValue[]) => {
+                const rows = st.all(...p);
+                note(sql, p, rows);
+                return rows;
+              };
+            }
+            const v = Reflect.get(st, k);
+            return typeof v === "function" ? v.bind(st) : v;
+          },
+        });
+      };
+    },
+  });
+  return { db: proxy, blocks, termRows: () => termRows };
+}
+
+Deno.test("search bitmap index: a count reads only the query's terms, and a later group only the chunks still in play", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 30 });
+    const seed = new DatabaseSync(path);
+    const rng = new Rng(5);
+    // The demo's records again in chunks 1 and 2, and a word of its own in 60 records of chunk 2.
+    const own = recordsWithIds(seed, "vacancy", 140_000, rng).slice(0, 60)
+      .map((r) => ({ ...r, id: (r.id as number) + 60_000, title: "Зоотехник отдела" }));
+    await importFiles(path, [
+      await writeJson(dir, "more.json", [
+        ...recordsWithIds(seed, "vacancy", 70_000, rng),
+        ...recordsWithIds(seed, "vacancy", 140_000, rng),
+        ...own,
+      ]),
+    ]);
+    seed.exec("BEGIN IMMEDIATE");
+    rebuildSearchBits(seed, "vacancy", 40);
+    seed.exec("COMMIT");
+    seed.close();
+
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const expand = expander(db);
+      // A range filter, so the bitmap index is asked (a bare search is counted by FTS5).
+      const q: ListQuery = { search: "зоотехник отдел", publishDateFrom: "2000-01-01" };
+      const plan = buildList("vacancies", q, expand).bits!;
+      assert.equal(plan.groups.length, 2);
+      const [rare, wide] = plan.groups.map((g) => g[0]);
+      const chunksOf = (term: string) =>
+        column(db, `SELECT chunk AS v FROM vacancy_chunk WHERE name = 't:${term}' ORDER BY chunk`);
+      assert.deepEqual(chunksOf(rare), [3]);
+      assert.deepEqual(chunksOf(wide), [0, 1, 2, 3]);
+      const commonTerms = column(db, "SELECT term AS v FROM vacancy_chunk_term").length;
+      assert.ok(commonTerms > 20, `${commonTerms} common terms`);
+
+      const rec = recording(db);
+      const got = countByBits(rec.db, plan, Infinity);
+      const want = truth(db, "vacancies", q, expand);
+      assert.equal(got?.count, want.count);
+      assert.deepEqual([...got!.ids!], want.ids);
+      // The first group's blocks, then the second's only where the first left candidates.
+      assert.deepEqual(rec.blocks, [`t:${rare}@3`, `t:${wide}@3`]);
+      // One look-up per term, not the whole list of common terms.
+      assert.ok(rec.termRows() <= 2, `${rec.termRows()} rows of vacancy_chunk_term read`);
+    } finally {
+      db.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("search bitmap index: an import reads only the blocks of the terms its records gained or lost", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 30 });
+    const db = new DatabaseSync(path);
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      rebuildSearchBits(db, "vacancy", 40);
+      db.exec("COMMIT");
+      const commonTerms = new Set(
+        column(db, "SELECT term AS v FROM vacancy_chunk_term") as string[],
+      );
+      const docs = column(
+        db,
+        "SELECT doc AS v FROM vacancy WHERE id IN (SELECT id FROM vacancy_list) LIMIT 3",
+      ) as string[];
+      const [retitled, repaid, hidden] = docs.map((d) => JSON.parse(d) as Vacancy);
+      const terms = (v: Vacancy) =>
+        new Set(searchEntry("vacancy", v).body.split(" ").filter((t) => commonTerms.has(t)));
+      const changed: Vacancy = {
+        ...retitled,
+        title: "Ведущий инженер-программист",
+        job_responsibilities: "",
+      };
+      const [had, has] = [terms(retitled), terms(changed)];
+      // New words, words gone, and the hidden record's every common term.
+      const expected = new Set(
+        [...[...had].filter((t) => !has.has(t)), ...[...has].filter((t) => !had.has(t))]
+          .concat([...terms(hidden)])
+          .map((t) => `t:${t}@0`),
+      );
+      const blocksInChunk = column(
+        db,
+        "SELECT count(*) AS v FROM vacancy_chunk WHERE chunk = 0 AND name >= 't:' AND name < 't;'",
+      )[0] as number;
+      assert.ok(
+        expected.size >= 5 && blocksInChunk > expected.size + 20,
+        `${blocksInChunk} blocks, ${expected.size} wanted`,
+      );
+
+      const rec = recording(db);
+      db.exec("BEGIN IMMEDIATE");
+      const writer = new CatalogWriter(rec.db);
+      assert.equal(writer.putVacancy(structuredClone(changed)), "updated");
+      // A salary change keeps every term: no term block is read for it.
+      const salary = repaid.salary_to === "123456.00" ? "123457.00" : "123456.00";
+      assert.equal(writer.putVacancy({ ...structuredClone(repaid), salary_to: salary }), "updated");
+      assert.equal(writer.putVacancy({ ...structuredClone(hidden), is_public: false }), "updated");
+      writer.finish();
+      db.exec("COMMIT");
+      assert.deepEqual(new Set(rec.blocks), expected);
+    } finally {
+      db.close();
+    }
+    // And the index still tells the truth.
+    const catalog = openCatalog(path, { readonly: true });
+    const check = new DatabaseSync(path, { readOnly: true });
+    try {
+      compare(catalog, check, new Rng(17), 80);
+    } finally {
+      catalog.close();
+      check.close();
     }
   } finally {
     await cleanup();

@@ -108,7 +108,8 @@ export function apiRoutes(ctx: ApiContext): Route[] {
   // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
   const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
   routes.push({
-    pattern: new URLPattern({ pathname: "/api/*" }),
+    // "/api/*" however its letters and slash are spelled (`/%61pi%2F...`): Django decodes first.
+    pattern: new URLPattern({ pathname: "/((?:a|%61)(?:p|%70)(?:i|%69)(?:/|%2[Ff]).*)" }),
     handler: (req) => {
       // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
       // and builds links and redirects from it re-escaped.

@@ -20,7 +20,9 @@ export interface Route {
   /**
    * Optional shortcut (see {@link pathRoute}): every pathname the pattern
    * matches starts with this literal text, so other paths skip the pattern
-   * without running it; with `exact`, the pathname equals it.
+   * without running it; with `exact`, the pathname equals it. The text is
+   * compared with the request's pathname as the URL parser leaves it
+   * (percent-encoded, dot segments resolved), so it must be in that form too.
    */
   prefix?: { text: string; exact: boolean };
 }
@@ -44,11 +46,15 @@ export function pathRoute(
   handler: RouteHandler,
   method?: string | string[],
 ): Route {
-  const at = pathname.search(PATTERN_SYNTAX);
+  const pattern = new URLPattern({ pathname });
+  // The literal text as the pattern compares it: percent-encoded as a URL path is
+  // ("/a b" matches "/a%20b", "/é" matches "/%C3%A9"), the form the request's pathname has.
+  const canonical = pattern.pathname;
+  const at = canonical.search(PATTERN_SYNTAX);
   const prefix = at < 0
-    ? { text: pathname, exact: true }
-    : { text: pathname.slice(0, at), exact: false };
-  return { pattern: new URLPattern({ pathname }), method, handler, prefix };
+    ? { text: canonical, exact: true }
+    : { text: canonical.slice(0, at), exact: false };
+  return { pattern, method, handler, prefix };
 }
 
 /**

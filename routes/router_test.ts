@@ -43,3 +43,80 @@ Deno.test("router: prefixed routes run their pattern only for paths they can mat
   assert.equal(await text("/a/./"), "root");
   assert.equal(await text("/A/8/"), "none");
 });
+
+Deno.test("router: the prefix shortcut never changes the answer, whatever the encoding of the path or of the pattern", async () => {
+  const patterns = [
+    "/api/v1/",
+    "/api/v1/vacancies/",
+    "/api/v1/vacancies/:id([^/.]+)/",
+    "/files/*",
+    "/Моя карта/MapServer",
+    "/Моя карта/:layer/",
+    "/a b/",
+    '/x"y/z',
+    "/é/:id",
+  ];
+  const paths = [
+    "/api/v1/",
+    "/%61pi/v1/",
+    "/api%2Fv1/",
+    "/api/v1%2F",
+    "/api/v1%2fvacancies/",
+    "/api/v1/vacancies/7/",
+    "/api/v1/vacancies/%37/",
+    "/api/v1/vacancies/1%2F2/",
+    "/api/v1/vacancies/%2e%2e/",
+    "/api/v1/vacancies/%2E/",
+    "/api/./v1/",
+    "/x/../api/v1/",
+    "/API/v1/",
+    "/files/%2F",
+    "/files%2Fa",
+    "/Моя карта/MapServer",
+    "/%D0%9C%D0%BE%D1%8F%20%D0%BA%D0%B0%D1%80%D1%82%D0%B0/MapServer",
+    "/%d0%9c%d0%be%d1%8f%20%d0%ba%d0%b0%d1%80%d1%82%d0%b0/MapServer",
+    "/Моя%20карта/0/",
+    "/Моя+карта/0/",
+    "/a b/",
+    "/a%20b/",
+    "/a+b/",
+    '/x"y/z',
+    "/x%22y/z",
+    "/é/1",
+    "/%C3%A9/1",
+    "/e%CC%81/1",
+    "/%/",
+    "/%zz/",
+  ];
+  const answer = (pattern: string) => (_req: Request, m: URLPatternResult) =>
+    new Response(`${pattern} ${JSON.stringify(m.pathname.groups)}`);
+  const withPrefix = createRouter(
+    patterns.map((p) => pathRoute(p, answer(p))),
+    () => new Response("none"),
+  );
+  const patternsOnly = createRouter(
+    patterns.map((p) => ({ ...pathRoute(p, answer(p)), prefix: undefined })),
+    () => new Response("none"),
+  );
+  let hits = 0;
+  for (const path of paths) {
+    const url = `http://h${path}`;
+    const want = await (await patternsOnly(new Request(url))).text();
+    const got = await (await withPrefix(new Request(url))).text();
+    assert.equal(got, want, path);
+    if (want !== "none") hits++;
+  }
+  // The paths do reach the patterns (raw and encoded spellings of the literals).
+  assert.ok(hits >= 15, `${hits} paths matched a pattern`);
+});
+
+Deno.test("pathRoute: the shortcut's text is the pattern's literal as a URL path spells it", () => {
+  assert.deepEqual(pathRoute("/Моя карта/:layer/", () => new Response()).prefix, {
+    text: "/%D0%9C%D0%BE%D1%8F%20%D0%BA%D0%B0%D1%80%D1%82%D0%B0/",
+    exact: false,
+  });
+  assert.deepEqual(pathRoute("/a b/", () => new Response()).prefix, {
+    text: "/a%20b/",
+    exact: true,
+  });
+});

@@ -92,6 +92,21 @@ Deno.test({
           checkApiHeaders(headers);
           assert.deepEqual(body, { detail: "Invalid page." });
         }
+        // Searched, filtered and re-ordered lists, cold (their count is not known yet).
+        for (
+          const q of [
+            "search=специалист",
+            "search=специалист&salary_min=1",
+            "agency=1",
+            "ordering=-salary_from&group=1",
+          ]
+        ) {
+          for (const p of ["999999", "1000"]) {
+            const { status, body } = await fetchJson(`${api}/vacancies/?${q}&page=${p}`);
+            assert.equal(status, 404, `${q}&page=${p}`);
+            assert.deepEqual(body, { detail: "Invalid page." });
+          }
+        }
       });
 
       await t.step(

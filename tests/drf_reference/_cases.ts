@@ -72,6 +72,8 @@ export function cases(hiddenVacancy: number): Case[] {
   get(`${C}?page=last`);
   get(`${C}?page=21`);
   get(`${V}?page=2&page=3`);
+  get(`${V}?search=специалист&agency=1&page=999999`);
+  get(`${V}?ordering=-salary_from&status=1&page=99999`);
   get(`${V}?page=3&page=abc`);
   get(`${V}?page=abc&page=3`);
   get(`${A}?page=abc`);
@@ -242,6 +244,15 @@ export function cases(hiddenVacancy: number): Case[] {
   get("/api/v1/%76acancies?page=2");
   get("/api/v1/%76acancies/1/");
   get("/api/v1/vacancies/%ZZ/");
+  // Encoded letters and slashes anywhere in the path: Django routes the decoded path.
+  get("/%61pi/v1/competitions/?page=2");
+  get("/%61%70%69/v1/vacancies/?page=2");
+  get("/api%2Fv1%2Fvacancies/?page=2");
+  get("/api%2fv1/competitions/1/");
+  get("/api/v1/vacancies/1%2F/");
+  get("/api/v1/vacancies/%31%2F/");
+  get("/api/v1/vacancies/1%2F2/");
+  get("/%61pi/v1/vacancies");
   get("/api/v1/vacancies%ZZ/");
   get("/api/v1/vacancies?q='&r=%22");
   get("/api/v1/vacancies/?q='&r=%22&page=2", { raw: true });
