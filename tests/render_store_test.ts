@@ -165,7 +165,7 @@ Deno.test("a request that reaches a worker warming up waits for one start-up dra
     },
   });
   try {
-    // The worker announces its store just before its start-up draws (six per map, five of them
+    // The worker announces its store just before its start-up draws (eight per map, seven of them
     // 1024x768): the request goes out as soon as the pool has it, while the worker draws. Before,
     // the draws ran in one go and the request was answered only after all of them.
     const giveUp = Date.now() + 60_000;
