@@ -1,12 +1,14 @@
 /**
  * Run as a separate process by render_gc_test.ts (with or without
- * `--v8-flags=--expose-gc`): a one-worker pool with a 1 MiB collection
- * budget draws four maps; prints the pool's stats as JSON.
+ * `--v8-flags=--expose-gc`): a pool (one worker, or as many as the first
+ * argument says, warmed up first) with a 1 MiB collection budget draws
+ * four maps one after another; prints the pool's stats as JSON.
  */
 import { RenderPool } from "../map/render/pool.ts";
 
+const size = Number(Deno.args[0] ?? 1);
 const pool = new RenderPool({
-  size: 1,
+  size,
   gcBudgetMb: 1,
   loader: {
     module: new URL("./_render_helpers.ts", import.meta.url).href,
@@ -14,6 +16,10 @@ const pool = new RenderPool({
   },
 });
 try {
+  // Bounded wait; no speed is asserted.
+  for (let i = 0; i < 600 && pool.stats().warmedWorkers < size; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
   for (let i = 0; i < 4; i++) {
     await pool.run({
       kind: "map",

@@ -6,9 +6,18 @@
  */
 import assert from "node:assert/strict";
 
-async function probe(v8Flags: string[]): Promise<{ collections: number }> {
+async function probe(
+  v8Flags: string[],
+  workers = 1,
+): Promise<{ collections: number; jobs: number[]; warmedWorkers: number }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...v8Flags, "--allow-all", new URL("./_gc_probe.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      ...v8Flags,
+      "--allow-all",
+      new URL("./_gc_probe.ts", import.meta.url).pathname,
+      String(workers),
+    ],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -20,6 +29,16 @@ async function probe(v8Flags: string[]): Promise<{ collections: number }> {
 Deno.test("render workers collect garbage between jobs under --expose-gc", async () => {
   const stats = await probe(["--v8-flags=--expose-gc"]);
   assert.ok(stats.collections >= 1, `collections: ${stats.collections}`);
+});
+
+Deno.test("a job is not sent to a worker collecting its garbage while another is idle", async () => {
+  // Each job leaves more garbage than the 1 MiB budget, so each worker collects after each job;
+  // the next job, sent as soon as the last one is answered, must go to the other worker. Before,
+  // every job of a one-at-a-time client went to the first worker and waited for its collection.
+  const stats = await probe(["--v8-flags=--expose-gc"], 2);
+  assert.equal(stats.warmedWorkers, 2);
+  assert.equal(stats.jobs.length, 2);
+  assert.ok(stats.jobs.every((n) => n >= 1), `jobs per worker: ${stats.jobs}`);
 });
 
 Deno.test("render workers never collect on their own without --expose-gc", async () => {

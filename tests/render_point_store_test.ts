@@ -117,6 +117,7 @@ Deno.test("a point layer is stored once in shared memory with classes and labels
       "labelStart",
       "revision",
       "source",
+      "startedAt",
       "xs",
       "ys",
     ]);

@@ -153,3 +153,41 @@ Deno.test("a pool builds the geometry stores and warms every worker at start, be
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });
+
+Deno.test("a request that reaches a worker warming up waits for one start-up draw, not all", async () => {
+  const path = await countriesGpkg();
+  const pool = new RenderPool({
+    size: 1,
+    loader: {
+      module: new URL("./_render_helpers.ts", import.meta.url).href,
+      export: "loadGeoPackageService",
+      args: [path, "countries"],
+    },
+  });
+  try {
+    // The worker announces its store just before its start-up draws (eight per map, seven of them
+    // 1024x768): the request goes out as soon as the pool has it, while the worker draws. Before,
+    // the draws ran in one go and the request was answered only after all of them.
+    const giveUp = Date.now() + 60_000;
+    while (pool.stats().storeBuilds === 0 && Date.now() < giveUp) {
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    assert.equal(pool.stats().storeBuilds, 1);
+    const image = await pool.run({
+      kind: "map",
+      service: "Store",
+      map: "Layers",
+      request: { extent: VIEWS[1], wkid: 4326, widthPx: 256, heightPx: 256, format: "png32" },
+    });
+    assert.ok(image.bytes.length > 0);
+    assert.equal(pool.stats().warmedWorkers, 0, "answered before the warm-up finished");
+    // Bounded wait; no speed is asserted.
+    for (let i = 0; i < 600 && pool.stats().warmedWorkers < 1; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(pool.stats().warmedWorkers, 1, "the warm-up went on after the request");
+  } finally {
+    await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});

@@ -23,12 +23,15 @@
 import type { FeatureSource } from "../sources/source.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import { addRing, type ScreenView } from "./_geometry.ts";
+import { buildStart, supersedes } from "./_store_age.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
 export interface PolygonStoreData {
   kind: "polygons";
   key: string;
   revision: string;
+  /** When its build began (see _store_age.ts): orders stores of different revisions. */
+  startedAt: number;
   /** Object id of each feature. */
   ids: Float64Array;
   /** Feature i's rings are `featRing[i]` .. `featRing[i + 1] - 1`. */
@@ -65,11 +68,18 @@ export function setStorePublisher(fn: ((data: PolygonStoreData) => void) | null)
   publish = fn;
 }
 
-/** Installs a store built elsewhere (replacing this thread's own copy of it). */
-export function adoptPolygonStore(data: PolygonStoreData): void {
+/**
+ * Installs a store built elsewhere (replacing this thread's own copy of it),
+ * unless this thread holds one of newer data: an older build arriving late
+ * is dropped. Returns whether it was installed.
+ */
+export function adoptPolygonStore(data: PolygonStoreData): boolean {
+  const held = installed.get(data.key);
+  if (held && !supersedes(data, held.data)) return false;
   const index = new Map<number, number>();
   for (let i = 0; i < data.ids.length; i++) index.set(data.ids[i], i);
   installed.set(data.key, { data, index });
+  return true;
 }
 
 /** Memory a store takes (its shared buffers). */
@@ -106,6 +116,7 @@ class Grow {
 
 /** Reads every polygon of the source once into shared flat arrays. */
 export function buildPolygonStore(src: FeatureSource, key: string): PolygonStoreData {
+  const startedAt = buildStart();
   const revision = src.revision();
   const ids = src.query({ fields: [], returnGeometry: false }).map((f) => f.id);
   const featRing = new Grow(), ringStart = new Grow(), ringBox = new Grow(), xy = new Grow();
@@ -151,6 +162,7 @@ export function buildPolygonStore(src: FeatureSource, key: string): PolygonStore
     kind: "polygons",
     key,
     revision,
+    startedAt,
     ids: shared((b) => new Float64Array(b), featIds.length * 8),
     featRing: copy(featRing, (b) => new Uint32Array(b), 4),
     ringStart: copy(ringStart, (b) => new Uint32Array(b), 4),

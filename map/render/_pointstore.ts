@@ -25,6 +25,7 @@ import type { FeatureSource } from "../sources/source.ts";
 import type { RendererSpec, SymbolSpec } from "../document/renderer.ts";
 import { pickSymbol, rendererClasses, rendererFields } from "../document/renderer.ts";
 import { normalizeWkid, projectPoint } from "../geo/projection.ts";
+import { buildStart, supersedes } from "./_store_age.ts";
 
 /** The shareable store of one point layer (typed arrays over `SharedArrayBuffer`s). */
 export interface PointStoreData {
@@ -34,6 +35,8 @@ export interface PointStoreData {
   /** The source's storeKey: the pool keeps a bounded number of stores per source. */
   source: string;
   revision: string;
+  /** When its build began (see _store_age.ts): orders stores of different revisions. */
+  startedAt: number;
   /** Coordinates in the output SR, one per drawable feature. */
   xs: Float64Array;
   ys: Float64Array;
@@ -70,14 +73,22 @@ export function setPointStorePublisher(fn: ((data: PointStoreData) => void) | nu
   publish = fn;
 }
 
-/** Installs a store built elsewhere (replacing this thread's own copy and older revisions). */
-export function adoptPointStore(data: PointStoreData): void {
-  for (const [k, d] of installed) {
-    if (d.source === data.source && d.revision !== data.revision) installed.delete(k);
-  }
+/**
+ * Installs a store (replacing this thread's own copy and the source's older
+ * revisions) and returns whether it did. A store of older data than one
+ * held for the same source is dropped. A store `shared` by another worker
+ * under a key this thread does not hold takes a free place only: it must not
+ * push out a store this thread draws with (another request's filter, say).
+ */
+export function adoptPointStore(data: PointStoreData, shared = true): boolean {
+  const same = [...installed].filter(([, d]) => d.source === data.source);
+  if (same.some(([, d]) => !supersedes(data, d))) return false;
+  for (const [k, d] of same) if (d.revision !== data.revision) installed.delete(k);
+  if (shared && !installed.has(data.key) && installed.size >= MAX_STORES) return false;
   installed.delete(data.key);
   installed.set(data.key, data);
   if (installed.size > MAX_STORES) installed.delete(installed.keys().next().value!);
+  return true;
 }
 
 /** The point stores this thread holds (tests and diagnostics). */
@@ -117,6 +128,7 @@ export function buildPointStore(
   labelField: string | undefined,
   toWkid: number,
 ): PointStoreData | null {
+  const startedAt = buildStart();
   const revision = src.revision();
   if (src.count({ where }) > MAX_POINTS) return null;
   const fields = rendererFields(renderer);
@@ -160,6 +172,7 @@ export function buildPointStore(
   const data: PointStoreData = {
     kind: "points",
     key,
+    startedAt,
     source: sourceKey(src),
     revision,
     xs: shared((b) => new Float64Array(b), n * 8),
@@ -226,7 +239,7 @@ export function pointStore(
     tooLarge.set(key, revision);
     return null;
   }
-  adoptPointStore(data);
+  adoptPointStore(data, false);
   if (src.storeKey) publish?.(data);
   return storeOf(data);
 }

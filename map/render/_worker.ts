@@ -14,9 +14,10 @@ import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
-import { warmUpMaps } from "./_warmup.ts";
+import { warmUpSteps } from "./_warmup.ts";
 import { GcBudget } from "./collect.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
+import type { RenderMap } from "./types.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
 import {
@@ -35,6 +36,30 @@ let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
 let collector = new GcBudget();
+/** The end of the last queued piece of work: jobs and warm-up draws run one at a time, in turn. */
+let tail: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` after every piece queued before it (a job arriving mid-warm-up waits one draw). */
+function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
+  const done = tail.then(work);
+  tail = done.catch(() => {});
+  return done;
+}
+
+/** Draws the start-up views, one per turn, then tells the pool (`done` names the message). */
+async function warmUp(list: RenderMap[], done: "prepared" | "warmed"): Promise<void> {
+  try {
+    const steps = warmUpSteps(await loadKit(), list, heapLimitBytes);
+    do {
+      // A task, not a microtask, between draws: a job message that arrived meanwhile is queued
+      // before the next draw.
+      await new Promise((r) => setTimeout(r, 0));
+    } while (!(await inTurn(() => steps.next().done)));
+  } catch {
+    // Left to the requests that meet it.
+  }
+  self.postMessage({ type: done });
+}
 
 function errorOf(err: unknown): WorkerError {
   if (err instanceof InvalidRequestError) {
@@ -73,57 +98,71 @@ self.onmessage = async (e: MessageEvent) => {
     maps = msg.loader ? mapResolverFor(msg.loader) : null;
     resolve = maps;
     if (maps && msg.prepare) {
-      // The stores first (the pool shares them), then tell the pool the others may warm up.
-      maps.all().then(async (list) => {
+      // The stores first (the pool shares them), then the warm-up; then the pool tells the
+      // others to warm up from the stores.
+      maps.all().then((list) => {
         preparePolygonStores(list);
-        warmUpMaps(await loadKit(), list, heapLimitBytes);
-      }).catch(() => {}).finally(() => self.postMessage({ type: "prepared" }));
+        return warmUp(list, "prepared");
+      }, () => self.postMessage({ type: "prepared" }));
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
   if (msg.type === "warm") {
-    maps?.all().then(async (list) => warmUpMaps(await loadKit(), list, heapLimitBytes))
-      .catch(() => {})
-      .finally(() => self.postMessage({ type: "warmed" }));
+    maps?.all().then((list) => warmUp(list, "warmed"), () => self.postMessage({ type: "warmed" }));
     return;
   }
+  await inTurn(() => runOne(msg.id, msg.job));
+};
+
+/** Runs one job and replies; then collects garbage when due, and says so when done. */
+async function runOne(id: number, job: RenderJob): Promise<void> {
   let kit: Kit | null = null;
+  // Set just before the reply, which tells the pool.
+  let collecting = false;
   try {
     // Refused before drawing: nothing was allocated, so the worker stays.
-    checkJobFits(msg.job, heapLimitBytes);
+    checkJobFits(job, heapLimitBytes);
   } catch (err) {
-    self.postMessage({ id: msg.id, ok: false, error: errorOf(err), heapBytes: 0, retire: false });
+    self.postMessage({ id, ok: false, error: errorOf(err), heapBytes: 0, retire: false });
     return;
   }
   try {
     kit = await loadKit();
-    const result = await runJob(kit, msg.job, (service, map) => {
+    const result = await runJob(kit, job, (service, map) => {
       if (!resolve) {
         throw new Error("This render worker has no service loader; map jobs cannot run here.");
       }
       return resolve(service, map);
     });
+    collecting = collector.due();
     self.postMessage(
       {
-        id: msg.id,
+        id,
         ok: true,
         result,
         heapBytes: heapBytes(kit),
         retire: kitNeedsReplacing(kit, heapLimitBytes),
         collections: collector.collections,
+        collecting,
       },
       { transfer: transferablesOf(result) },
     );
   } catch (err) {
+    collecting = collector.due();
     self.postMessage({
-      id: msg.id,
+      id,
       ok: false,
       error: errorOf(err),
       heapBytes: kit ? heapBytes(kit) : 0,
       retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
+      collecting,
     });
   } finally {
-    // The reply is on its way; the job's garbage goes now, before the next job starts.
-    collector.check();
+    // The reply is on its way; the job's garbage goes now, before the next job starts. The
+    // pool sends no job here until "collected" (another worker takes it meanwhile).
+    if (collecting) {
+      collector.collect();
+      self.postMessage({ type: "collected" });
+    }
   }
-};
+}

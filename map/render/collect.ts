@@ -48,21 +48,50 @@ export class GcBudget {
   }
 
   /**
+   * Whether the memory grew by more than the budget (or `budgetBytes`, when
+   * given) since the last collection: {@link collect} would be worth its
+   * pause now. Always false without a collector.
+   *
+   * @example
+   * ```ts
+   * const gc = new GcBudget();
+   * if (gc.due()) gc.collect();
+   * ```
+   */
+  due(budgetBytes = this.#budget): boolean {
+    return this.#gc !== null && inUse() - this.#base > budgetBytes;
+  }
+
+  /**
+   * Collects now (nothing without a collector). Call when nothing is in
+   * flight: it stops the thread for as long as the collection takes.
+   *
+   * @example
+   * ```ts
+   * new GcBudget().collect();
+   * ```
+   */
+  collect(): void {
+    if (!this.#gc) return;
+    this.#gc();
+    this.collections++;
+    this.#base = inUse();
+  }
+
+  /**
    * Call when nothing is in flight (between jobs): collects when heap and
-   * external memory grew by more than the budget since the last collection.
+   * external memory grew by more than the budget (or `budgetBytes`) since
+   * the last collection. Returns whether it collected.
    *
    * @example
    * ```ts
    * new GcBudget().check();
    * ```
    */
-  check(): void {
-    if (!this.#gc) return;
-    const used = inUse();
-    if (used - this.#base <= this.#budget) return;
-    this.#gc();
-    this.collections++;
-    this.#base = inUse();
+  check(budgetBytes = this.#budget): boolean {
+    if (!this.due(budgetBytes)) return false;
+    this.collect();
+    return true;
   }
 }
 

@@ -16,6 +16,7 @@ import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_
 import type { ServiceLoaderSpec } from "./_loader.ts";
 import { type PolygonStoreData, storeBytes } from "./_geomstore.ts";
 import { pointStoreBytes, type PointStoreData } from "./_pointstore.ts";
+import { supersedes } from "./_store_age.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
 
 export type { ServiceLoaderSpec };
@@ -77,6 +78,8 @@ export interface RenderPoolStats {
   sharedStoreBytes: number;
   /** Garbage collections the current workers ran between jobs, as of their last replies. */
   collections: number;
+  /** Jobs each current worker answered (a replacement starts at 0). */
+  jobs: number[];
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -98,8 +101,14 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy: Pending | null;
+  /** Collecting its garbage after a job: it takes the next job only when done. */
+  collecting: boolean;
+  /** Finished its start-up draws: preferred for jobs over a worker still warming up. */
+  warm: boolean;
   heapBytes: number;
   collections: number;
+  /** Jobs it answered. */
+  jobs: number;
 }
 
 /** A worker's answer to a job. */
@@ -114,6 +123,8 @@ interface JobReply {
   retire: boolean;
   /** Collections it ran between jobs so far (before this job's, which follows the reply). */
   collections?: number;
+  /** It collects its garbage now, and sends "collected" when done. */
+  collecting?: boolean;
 }
 
 /** An error as a worker sends it; `facts` is set for the client's errors. */
@@ -163,7 +174,15 @@ export class RenderPool implements Renderer {
 
   #spawn(prepare = false): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
-    const slot: Slot = { worker, busy: null, heapBytes: 0, collections: 0 };
+    const slot: Slot = {
+      worker,
+      busy: null,
+      collecting: false,
+      warm: false,
+      heapBytes: 0,
+      collections: 0,
+      jobs: 0,
+    };
     worker.postMessage({
       type: "init",
       loader: this.#opts.loader,
@@ -181,15 +200,24 @@ export class RenderPool implements Renderer {
         this.#shareStore(slot, (e.data as { data: PolygonStoreData | PointStoreData }).data);
         return;
       }
+      if (type === "collected") {
+        slot.collecting = false;
+        this.#pump();
+        return;
+      }
       if (type === "warmed") {
+        slot.warm = true;
         this.#warmed++;
+        this.#pump();
         return;
       }
       if (type === "prepared") {
+        slot.warm = true;
         this.#warmed++;
         // The stores went out before this message, so the others warm up from them.
         this.#prepared = true;
         for (const s of this.#slots) if (s !== slot) s.worker.postMessage({ type: "warm" });
+        this.#pump();
         return;
       }
       const msg = e.data as JobReply;
@@ -197,6 +225,8 @@ export class RenderPool implements Renderer {
       slot.busy = null;
       slot.heapBytes = msg.heapBytes;
       slot.collections = msg.collections ?? slot.collections;
+      slot.collecting = msg.collecting === true;
+      slot.jobs++;
       // The worker is idle now (one job at a time), so replacing it loses nothing;
       // queued jobs go to the new one.
       if (msg.retire) this.#replace(slot);
@@ -221,23 +251,26 @@ export class RenderPool implements Renderer {
   /**
    * A worker built a geometry store: the first of its key and revision is
    * kept and sent to every other worker (shared memory, not copied); a
-   * duplicate (two workers built it at once) is answered with the kept one,
-   * so the builder drops its own copy.
+   * duplicate (two workers built it at once), or a store of older data than
+   * one kept (a build that began before a change and ended after a newer
+   * one), is answered with the kept one, so the builder drops its own copy.
    */
   #shareStore(from: Slot, data: PolygonStoreData | PointStoreData): void {
     this.#storeBuilds++;
     const kept = this.#stores.get(data.key);
-    if (kept && kept.revision === data.revision) {
+    if (kept && (kept.revision === data.revision || !supersedes(data, kept))) {
       from.worker.postMessage({ type: "store", data: kept });
       return;
     }
-    this.#stores.delete(data.key);
     if (data.kind === "points") {
       // Workers keep a few point stores each (other filters and renderers): the pool keeps the
       // newest of each source's current revision, for workers that start later.
       const same = [...this.#stores.values()].filter((d) =>
         d.kind === "points" && d.source === data.source
       );
+      // Another key of this source already holds newer data: this one is not shared.
+      if (same.some((d) => !supersedes(data, d))) return;
+      this.#stores.delete(data.key);
       for (const d of same) if (d.revision !== data.revision) this.#stores.delete(d.key);
       const current = same.filter((d) => d.revision === data.revision);
       for (const d of current.slice(0, Math.max(0, current.length - 5))) {
@@ -269,12 +302,27 @@ export class RenderPool implements Renderer {
         0,
       ),
       collections: this.#slots.reduce((n, s) => n + s.collections, 0),
+      jobs: this.#slots.map((s) => s.jobs),
     };
   }
 
+  /**
+   * Hands queued jobs to free workers: not one busy with a job or
+   * collecting its garbage (the job would wait for the collection while
+   * another worker is idle), and a warmed-up one before one still warming up.
+   */
   #pump(): void {
-    for (const slot of this.#slots) {
-      if (slot.busy || this.#queue.length === 0) continue;
+    while (this.#queue.length > 0) {
+      let slot: Slot | undefined;
+      for (const s of this.#slots) {
+        if (s.busy || s.collecting) continue;
+        if (s.warm) {
+          slot = s;
+          break;
+        }
+        slot ??= s;
+      }
+      if (!slot) return;
       const p = this.#queue.shift()!;
       slot.busy = p;
       slot.worker.postMessage({ type: "job", id: p.id, job: p.job });
