@@ -16,14 +16,16 @@
  * One read transaction is held for the process's life (the file is not
  * written during a benchmark), so no statement pays for the WAL read lock;
  * counts are read once at start. No validation, no headers beyond
- * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB`.
+ * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB]`.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 
-const [portText, dbPath] = Deno.args;
+const [portText, dbPath, cacheText = "16384"] = Deno.args;
 const db = new DatabaseSync(dbPath, { readOnly: true });
+// The same SQLite page cache as our server's read-only connection (data/catalog.ts), unless given.
+db.exec(`PRAGMA cache_size = -${Number(cacheText)}`);
 db.exec("BEGIN");
 const encoder = new TextEncoder();
 const headers = { "content-type": "application/json" };
