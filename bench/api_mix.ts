@@ -32,13 +32,14 @@
  *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
  *                              [--root DIR --paths-db NEWER.db] [--targets bare,floor,off,on]
  *                              [--warmup SECONDS] [--v8-flags FLAGS (default: deno task start's)]
+ *                              [--env start|none]
  * ```
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
-import { load, type LoadResult, rssMiB, startProcess, startV8Flags } from "./_load.ts";
+import { load, type LoadResult, rssMiB, startEnv, startProcess, startV8Flags } from "./_load.ts";
 import { openCatalog } from "../data/mod.ts";
 import { prng } from "./_random.ts";
 
@@ -58,6 +59,8 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "2" },
     // As `deno task start` runs the server (its main-thread collection budget needs it).
     "v8-flags": { type: "string", default: startV8Flags().slice("--v8-flags=".length) },
+    // "start": deno task start's environment (MALLOC_ARENA_MAX), "none": the inherited one.
+    env: { type: "string", default: "start" },
   },
 });
 if (!["mix", "pages", "details"].includes(values.workload)) {
@@ -164,6 +167,8 @@ function serve(port: number, cacheMb: number) {
     ],
     /Serving/,
     `http://127.0.0.1:${port}`,
+    undefined,
+    values.env === "start" ? startEnv() : {},
   );
 }
 
