@@ -30,9 +30,11 @@ export async function startProcess(
   ready: RegExp,
   url: string,
   stderrFile?: string,
+  env?: Record<string, string>,
 ): Promise<BenchProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", ...args],
+    env,
     stdout: "piped",
     stderr: stderrFile ? "piped" : "inherit",
   }).spawn();
@@ -157,10 +159,34 @@ export async function load(
  * ```
  */
 export function startV8Flags(): string {
+  const flag = startTask().split(/\s+/).find((a) => a.startsWith("--v8-flags="));
+  if (!flag) throw new Error("deno.json's start task has no --v8-flags.");
+  return flag;
+}
+
+/**
+ * The environment deno.json's start task sets for the server (its leading
+ * `NAME=value` words), so benchmarks run it as `deno task start` does.
+ *
+ * @example
+ * ```ts
+ * import { startEnv } from "./_load.ts";
+ * startEnv(); // { MALLOC_ARENA_MAX: "2" }
+ * ```
+ */
+export function startEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of startTask().split(/\s+/)) {
+    const m = word.match(/^([A-Z_][A-Z0-9_]*)=(.*)$/);
+    if (!m) break;
+    env[m[1]] = m[2];
+  }
+  return env;
+}
+
+function startTask(): string {
   const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))) as {
     tasks: { start: string };
   };
-  const flag = config.tasks.start.split(/\s+/).find((a) => a.startsWith("--v8-flags="));
-  if (!flag) throw new Error("deno.json's start task has no --v8-flags.");
-  return flag;
+  return config.tasks.start;
 }

@@ -18,6 +18,10 @@
  * server without it, and the baseline; then the same at `--wide`
  * connections for the p99 ratio. Prints a Markdown table.
  *
+ * `--targets floor` adds `bench/_floor_server.ts`: the same requests answered
+ * from the same database file with only the documents' reads (the storage's
+ * floor), so our overhead and the storage's cost are told apart in one run.
+ *
  * `--workload pages` sends only random default-order pages (1..100,000),
  * `--workload details` only random details. `--root DIR` runs another
  * checkout's `main.ts` (before/after comparisons; its database may need to be
@@ -26,15 +30,16 @@
  * ```
  * deno run -A bench/api_mix.ts [--seconds 10] [--seed 1] [--connections 32] [--wide 256]
  *                              [--db var/bench/catalog-1m.db] [--workload mix|pages|details]
- *                              [--root DIR --paths-db NEWER.db] [--targets bare,off,on]
+ *                              [--root DIR --paths-db NEWER.db] [--targets bare,floor,off,on]
  *                              [--warmup SECONDS] [--v8-flags FLAGS (default: deno task start's)]
+ *                              [--env start|none]
  * ```
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
-import { load, type LoadResult, rssMiB, startProcess, startV8Flags } from "./_load.ts";
+import { load, type LoadResult, rssMiB, startEnv, startProcess, startV8Flags } from "./_load.ts";
 import { openCatalog } from "../data/mod.ts";
 import { prng } from "./_random.ts";
 
@@ -54,6 +59,8 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "2" },
     // As `deno task start` runs the server (its main-thread collection budget needs it).
     "v8-flags": { type: "string", default: startV8Flags().slice("--v8-flags=".length) },
+    // "start": deno task start's environment (MALLOC_ARENA_MAX), "none": the inherited one.
+    env: { type: "string", default: "start" },
   },
 });
 if (!["mix", "pages", "details"].includes(values.workload)) {
@@ -67,6 +74,7 @@ const main = values.root
   ? `${values.root.replace(/\/$/, "")}/main.ts`
   : new URL("../main.ts", import.meta.url).pathname;
 const baselineScript = new URL("./_baseline_server.ts", import.meta.url).pathname;
+const floorScript = new URL("./_floor_server.ts", import.meta.url).pathname;
 const luaScript = new URL("./_api_mix.lua", import.meta.url).pathname;
 
 if (!existsSync(values.db)) {
@@ -140,7 +148,7 @@ await Deno.writeTextFile(
 );
 const wrkOpts = { threads: 2, script: luaScript, env: { API_MIX_PATHS: pathsFile } };
 
-const ports = { cached: 18710, uncached: 18711, baseline: 18712 };
+const ports = { cached: 18710, uncached: 18711, baseline: 18712, floor: 18713 };
 function serve(port: number, cacheMb: number) {
   const flags = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];
   return startProcess(
@@ -159,6 +167,8 @@ function serve(port: number, cacheMb: number) {
     ],
     /Serving/,
     `http://127.0.0.1:${port}`,
+    undefined,
+    values.env === "start" ? startEnv() : {},
   );
 }
 
@@ -206,6 +216,15 @@ for (const conns of [connections, wide]) {
   );
   await measure("bare Deno.serve", base.url, conns);
   await base.stop();
+  if (targets.has("floor")) {
+    const floor = await startProcess(
+      [floorScript, String(ports.floor), values.db],
+      /ready/,
+      `http://127.0.0.1:${ports.floor}`,
+    );
+    await measure("floor (SQLite reads only)", floor.url, conns, floor.child.pid);
+    await floor.stop();
+  }
   if (targets.has("off")) {
     const uncached = await serve(ports.uncached, 0);
     await measure("ours, cache off", uncached.url, conns, uncached.child.pid);
@@ -225,18 +244,20 @@ const lines = [
   `warm-up on 127.0.0.1; baseline body ` +
   `${baselineBytes} bytes.`,
   "",
-  "| target | connections | req/s | p50 ms | p99 ms | ratio req/s | ratio p99 | peak RSS MiB | errors |",
-  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| target | connections | req/s | p50 ms | p99 ms | ratio req/s | ratio p99 | of floor req/s | peak RSS MiB | errors |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...runs.map((r) => {
-    const base = runs.find((b) =>
-      b.target === "bare Deno.serve" && b.connections === r.connections
-    )!
-      .result;
+    const of = (target: string) =>
+      runs.find((b) => b.target.startsWith(target) && b.connections === r.connections)?.result;
+    const base = of("bare")!;
+    const floor = of("floor");
     return `| ${r.target} | ${r.connections} | ${r.result.rps.toFixed(0)} | ${
       r.result.p50Ms.toFixed(2)
     } | ${r.result.p99Ms.toFixed(2)} | ${(r.result.rps / base.rps).toFixed(2)}x | ${
       (r.result.p99Ms / base.p99Ms).toFixed(2)
-    }x | ${r.rss?.toFixed(0) ?? "-"} | ${r.result.errors} |`;
+    }x | ${floor ? `${(r.result.rps / floor.rps).toFixed(2)}x` : "-"} | ${
+      r.rss?.toFixed(0) ?? "-"
+    } | ${r.result.errors} |`;
   }),
 ];
 console.log(lines.join("\n"));

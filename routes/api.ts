@@ -194,6 +194,8 @@ async function serve(
     hit = { body, etag: v.etag, lastModified: v.lastModified };
     ctx.responseCache?.set(key, revision, hit);
   }
+  // A hit's body is a view into the cache's ring, valid until its next write: from here
+  // to `new Response` (which copies it) nothing awaits.
   const early = conditional(req.headers, hit);
   if (early) return early;
   const body = hit.body;

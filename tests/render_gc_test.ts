@@ -54,3 +54,11 @@ Deno.test("deno task start runs the server with --expose-gc and an 8 MB young ge
   const docker = await Deno.readTextFile(new URL("../Dockerfile", import.meta.url));
   assert.match(docker, /--v8-flags=--expose-gc,--max-semi-space-size=8/);
 });
+
+Deno.test("deno task start and the Dockerfile run the server with two malloc arenas", async () => {
+  // Issue 10's memory goal (bench/README.md, "Uncached API traffic (issue 10, fourth step)").
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.match(config.tasks.start, /^MALLOC_ARENA_MAX=2 deno run /);
+  const docker = await Deno.readTextFile(new URL("../Dockerfile", import.meta.url));
+  assert.match(docker, /^ENV MALLOC_ARENA_MAX=2$/m);
+});
