@@ -191,3 +191,35 @@ Deno.test("a request that reaches a worker warming up waits for one start-up dra
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });
+
+Deno.test("a worker replaced before it finished preparing is replaced by one that prepares", async () => {
+  const path = await countriesGpkg();
+  // Under CanvasKit's starting heap: every job's worker is replaced after its job.
+  const pool = new RenderPool({
+    size: 2,
+    heapLimitMb: 64,
+    loader: {
+      module: new URL("./_render_helpers.ts", import.meta.url).href,
+      export: "loadGeoPackageService",
+      args: [path, "countries"],
+    },
+  });
+  try {
+    // Queued before the first worker's warm-up draws, so it is replaced before "prepared".
+    await pool.run({
+      kind: "map",
+      service: "Store",
+      map: "Layers",
+      request: { extent: VIEWS[1], wkid: 4326, widthPx: 64, heightPx: 64, format: "png32" },
+    });
+    assert.ok(pool.stats().recycled >= 1);
+    // Bounded wait; no speed is asserted. Before, no worker was ever told to warm up.
+    for (let i = 0; i < 600 && pool.stats().warmedWorkers < 2; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(pool.stats().warmedWorkers >= 2, `warmed: ${pool.stats().warmedWorkers}`);
+  } finally {
+    await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});

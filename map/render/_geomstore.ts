@@ -30,7 +30,7 @@ export interface PolygonStoreData {
   kind: "polygons";
   key: string;
   revision: string;
-  /** When its build began (see _store_age.ts): orders stores of different revisions. */
+  /** When its build began, a ticket (see _store_age.ts): orders stores of different revisions. */
   startedAt: number;
   /** Object id of each feature. */
   ids: Float64Array;
@@ -71,11 +71,12 @@ export function setStorePublisher(fn: ((data: PolygonStoreData) => void) | null)
 /**
  * Installs a store built elsewhere (replacing this thread's own copy of it),
  * unless this thread holds one of newer data: an older build arriving late
- * is dropped. Returns whether it was installed.
+ * is dropped. A store this thread built itself (`own`) is always installed:
+ * it read the data as they are now. Returns whether it was installed.
  */
-export function adoptPolygonStore(data: PolygonStoreData): boolean {
+export function adoptPolygonStore(data: PolygonStoreData, own = false): boolean {
   const held = installed.get(data.key);
-  if (held && !supersedes(data, held.data)) return false;
+  if (held && !own && !supersedes(data, held.data)) return false;
   const index = new Map<number, number>();
   for (let i = 0; i < data.ids.length; i++) index.set(data.ids[i], i);
   installed.set(data.key, { data, index });
@@ -186,7 +187,7 @@ export function polygonStore(src: FeatureSource, toWkid: number): Installed | nu
   const have = installed.get(key);
   if (have && have.data.revision === revision) return have;
   const data = buildPolygonStore(src, key);
-  adoptPolygonStore(data);
+  adoptPolygonStore(data, true);
   publish?.(data);
   return installed.get(key)!;
 }

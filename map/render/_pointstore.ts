@@ -35,7 +35,7 @@ export interface PointStoreData {
   /** The source's storeKey: the pool keeps a bounded number of stores per source. */
   source: string;
   revision: string;
-  /** When its build began (see _store_age.ts): orders stores of different revisions. */
+  /** When its build began, a ticket (see _store_age.ts): orders stores of different revisions. */
   startedAt: number;
   /** Coordinates in the output SR, one per drawable feature. */
   xs: Float64Array;
@@ -82,7 +82,8 @@ export function setPointStorePublisher(fn: ((data: PointStoreData) => void) | nu
  */
 export function adoptPointStore(data: PointStoreData, shared = true): boolean {
   const same = [...installed].filter(([, d]) => d.source === data.source);
-  if (same.some(([, d]) => !supersedes(data, d))) return false;
+  // A store this thread built itself read the data as they are now.
+  if (shared && same.some(([, d]) => !supersedes(data, d))) return false;
   for (const [k, d] of same) if (d.revision !== data.revision) installed.delete(k);
   if (shared && !installed.has(data.key) && installed.size >= MAX_STORES) return false;
   installed.delete(data.key);

@@ -27,6 +27,7 @@ import {
   setStorePublisher,
 } from "./_geomstore.ts";
 import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
+import { useBuildCounter } from "./_store_age.ts";
 
 // Stores this worker builds go to the pool, which hands them to the other workers.
 setStorePublisher((data) => self.postMessage({ type: "store", data }));
@@ -80,6 +81,8 @@ self.onmessage = async (e: MessageEvent) => {
       gcBudgetBytes?: number;
       /** Build the geometry stores of every map now (one worker of a pool does). */
       prepare?: boolean;
+      /** The pool's build ticket counter (see _store_age.ts). */
+      buildCounter?: SharedArrayBuffer;
     }
     | { type: "job"; id: number; job: RenderJob }
     | { type: "store"; data: PolygonStoreData | PointStoreData }
@@ -91,6 +94,7 @@ self.onmessage = async (e: MessageEvent) => {
   }
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
+    if (msg.buildCounter) useBuildCounter(msg.buildCounter);
     if (msg.gcBudgetBytes !== undefined) collector = new GcBudget(msg.gcBudgetBytes);
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).

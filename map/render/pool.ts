@@ -105,6 +105,8 @@ interface Slot {
   collecting: boolean;
   /** Finished its start-up draws: preferred for jobs over a worker still warming up. */
   warm: boolean;
+  /** Builds the stores for the others (until it says "prepared"). */
+  preparing: boolean;
   heapBytes: number;
   collections: number;
   /** Jobs it answered. */
@@ -152,6 +154,8 @@ export class RenderPool implements Renderer {
   #prepared = false;
   #warmed = 0;
   readonly #stores = new Map<string, PolygonStoreData | PointStoreData>();
+  /** Build tickets of the workers' stores (see _store_age.ts). */
+  readonly #buildCounter = new SharedArrayBuffer(4);
   readonly #opts: RenderPoolOptions;
   readonly #heapLimitBytes: number;
   readonly size: number;
@@ -179,6 +183,7 @@ export class RenderPool implements Renderer {
       busy: null,
       collecting: false,
       warm: false,
+      preparing: prepare,
       heapBytes: 0,
       collections: 0,
       jobs: 0,
@@ -191,6 +196,7 @@ export class RenderPool implements Renderer {
         ? undefined
         : this.#opts.gcBudgetMb * 2 ** 20,
       prepare,
+      buildCounter: this.#buildCounter,
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
     if (this.#prepared) worker.postMessage({ type: "warm" });
@@ -213,6 +219,7 @@ export class RenderPool implements Renderer {
       }
       if (type === "prepared") {
         slot.warm = true;
+        slot.preparing = false;
         this.#warmed++;
         // The stores went out before this message, so the others warm up from them.
         this.#prepared = true;
@@ -286,7 +293,9 @@ export class RenderPool implements Renderer {
     slot.worker.terminate();
     const i = this.#slots.indexOf(slot);
     if (this.#closed || i < 0) return;
-    this.#slots[i] = this.#spawn();
+    // Replaced before it finished preparing (jobs run between its warm-up draws): its
+    // replacement prepares, or no other worker would ever be told to warm up.
+    this.#slots[i] = this.#spawn(slot.preparing);
     this.#recycled++;
   }
 
