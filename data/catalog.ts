@@ -164,11 +164,11 @@ export interface ListWork {
   /** True when the bitmap index's ids (id order) are the page order. */
   bitsInOrder?: boolean;
   /**
-   * True when this work only counts a list whose page also needs its ids:
-   * ask {@linkcode Catalog.listWork} again once its result is kept (a page
-   * past the end then needs nothing more).
+   * The page's offset when the list is not counted yet: the ids are built
+   * only when the count shows the page exists (a page past the end is a 404
+   * that needs no id list).
    */
-  countFirst?: boolean;
+  pageOffset?: number;
 }
 
 /** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
@@ -458,25 +458,17 @@ export class Catalog {
       (sql.offset >= DEEP_PAGE_OFFSET || sql.sortsAll === true);
     const needIds = wantIds && this.#idLists!.get(idListKey(sql)) === undefined;
     if (!needCount && !needIds) return null;
-    // Not counted yet and not the first page: count first, since the page may be past the end;
-    // the ids are asked for next, once the count says the page exists.
-    const countFirst = needCount && needIds && sql.offset > 0;
     return {
       count: sql.count,
       allIds: sql.allIds,
       params: sql.params,
       needCount,
       // A cold count may reveal a sparse list; its ids then come along (see SMALL_LIST_MAX).
-      idsUpTo: countFirst
-        ? 0
-        : needIds
-        ? Infinity
-        : needCount && this.#idLists !== null
-        ? SMALL_LIST_MAX
-        : 0,
+      idsUpTo: needIds ? Infinity : needCount && this.#idLists !== null ? SMALL_LIST_MAX : 0,
       bits: sql.bits,
       bitsInOrder: sql.bitsInOrder,
-      countFirst: countFirst || undefined,
+      // Not counted yet and not the first page: the page may be past the end.
+      pageOffset: needCount && needIds && sql.offset > 0 ? sql.offset : undefined,
     };
   }
 
@@ -492,6 +484,8 @@ export class Catalog {
       const revision = this.revision();
       // The bitmap index counts a search with range filters without a join
       // row by row, and lists the ids on the way when they are in page order.
+      // The bitmap index lists ids in the same pass as its count; SQL lists them in a query of
+      // its own, run only when the count shows the page exists (see ListWork.pageOffset).
       const bitIds = work.bitsInOrder === true ? work.idsUpTo : 0;
       const byBits = work.bits && (work.needCount || bitIds > 0)
         ? countByBits(this.db, work.bits, bitIds, this.#rangeColumns)
@@ -500,8 +494,10 @@ export class Catalog {
         ? byBits?.count ?? (this.#stmt(work.count).get(...work.params) as { n: number }).n
         : undefined;
       let ids: IdList | undefined;
-      const idsWanted = work.idsUpTo === Infinity ||
-        (count !== undefined && count <= work.idsUpTo);
+      const pageExists = work.pageOffset === undefined ||
+        (count !== undefined && count > work.pageOffset);
+      const idsWanted = pageExists &&
+        (work.idsUpTo === Infinity || (count !== undefined && count <= work.idsUpTo));
       if (idsWanted && byBits?.ids) {
         ids = byBits.ids;
       } else if (idsWanted) {

@@ -125,7 +125,7 @@ export class ReaderPool {
    * ```
    */
   async prepare(catalog: Catalog, collection: ListCollection, q: ListQuery): Promise<void> {
-    // A count, then (for a page that exists) its ids, and one retry: a revision that
+    // One trip (the count, and the ids when the page exists), and retries: a revision that
     // moved in between makes an answer stale.
     for (let round = 0; round < 3; round++) {
       const work = catalog.listWork(collection, q);
@@ -136,7 +136,7 @@ export class ReaderPool {
       } catch {
         return;
       }
-      if (catalog.primeList(work, result) && !work.countFirst) return;
+      if (catalog.primeList(work, result)) return;
     }
   }
 
