@@ -272,6 +272,8 @@ Deno.test({
         ["bbox=0,0,10,10&dpi=0", /'dpi'/],
         ["bbox=0,0,10,10&bboxSR=abc", /'bboxSR'/],
         ["bbox=0,0,10,10&imageSR=999999", /^imageSR 999999 is not supported/],
+        // Without imageSR the image is drawn in bboxSR: the error names the parameter sent.
+        ["bbox=0,0,10,10&bboxSR=999999", /'bboxSR'/],
         ["bbox=0,0,10,10&layers=show:9", /layer 9 does not exist/],
         ["bbox=0,0,10,10&layers=only:0", /'layers'/],
         ["bbox=0,0,10,10&layerDefs=%7B%220%22:", /'layerDefs'/],

@@ -20,6 +20,7 @@ import { invalid, type RestParams } from "./params.ts";
 import { RestFile } from "./reply.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
 import { parseSpatialReference } from "./_geometry_json.ts";
+import { canProject } from "../geo/projection.ts";
 import { restExtent } from "./_services.ts";
 import { layerDescriptions, parseLayerDefs, parseLayerVisibility } from "./_map_request.ts";
 
@@ -88,6 +89,14 @@ export function exportRequest(
   const bboxSRText = params.string("bboxSR");
   const bboxSR = bboxSRText === undefined ? null : parseSpatialReference("bboxSR", bboxSRText);
   const imageSRText = params.string("imageSR");
+  // Without imageSR the image is drawn in bboxSR: an SR it cannot be drawn in is bboxSR's fault.
+  if (imageSRText === undefined && bboxSR !== null && !canProject(frame.wkid, bboxSR)) {
+    throw invalid(
+      "bboxSR",
+      "a spatial reference the map can be drawn in (4326, 3857)",
+      bboxSRText!,
+    );
+  }
   const imageSR = imageSRText === undefined
     ? bboxSR
     : parseSpatialReference("imageSR", imageSRText);
