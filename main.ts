@@ -134,15 +134,20 @@ export async function startServer(opts: StartOptions): Promise<RunningServer> {
   try {
     return await serveOn(opts, catalog, started);
   } catch (err) {
-    for (const close of started.reverse()) {
-      try {
-        close();
-      } catch (closeErr) {
-        // The start-up error is the one to report; a failed close only goes to the log.
-        console.error("Closing after a failed start-up:", closeErr);
-      }
-    }
+    // The start-up error is the one to report; a failed close only goes to the log.
+    closeInReverse(started, "Closing after a failed start-up:");
     throw err;
+  }
+}
+
+/** Runs the closers last first; one that throws is logged and does not stop the others. */
+function closeInReverse(closers: (() => void)[], logPrefix: string): void {
+  for (const close of [...closers].reverse()) {
+    try {
+      close();
+    } catch (err) {
+      console.error(logPrefix, err);
+    }
   }
 }
 
@@ -261,10 +266,7 @@ async function serveOn(
   let closing: Promise<void> | undefined;
   const close = async () => {
     await server.shutdown();
-    readers?.close();
-    renderer.close();
-    maps.close();
-    catalog.close();
+    closeInReverse(started, "Closing at shutdown:");
   };
   return {
     url,
