@@ -291,17 +291,23 @@ export async function loadServices(opts: LoadServicesOptions = {}): Promise<MapS
   }
   if (!opts.allowPathsOutside) ctx.pathRoot = realPath(resolve(opts.mapsDir));
   const services: MapService[] = [];
-  for (const file of files) {
-    const s = await loadDocument(file, ctx);
-    const clash = services.find((x) => x.name.toLowerCase() === s.name.toLowerCase());
-    if (clash) {
-      throw new MapDocumentError(
-        file,
-        "name",
-        `service name "${s.name}" is also used by ${clash.origin}`,
-      );
+  try {
+    for (const file of files) {
+      const s = await loadDocument(file, ctx);
+      const clash = services.find((x) => x.name.toLowerCase() === s.name.toLowerCase());
+      if (clash) {
+        throw new MapDocumentError(
+          file,
+          "name",
+          `service name "${s.name}" is also used by ${clash.origin}`,
+        );
+      }
+      services.push(s);
     }
-    services.push(s);
+  } catch (err) {
+    // Nobody gets the services of the documents before the bad one: close every source opened.
+    for (const source of ctx.sources.values()) source.close?.();
+    throw err;
   }
   return services;
 }

@@ -143,6 +143,36 @@ Deno.test("a document folder is served in file order with paths relative to each
   for (const s of services) s.close();
 });
 
+/** Descriptors of this process open on `path` (Linux: /proc/self/fd). */
+function openFds(path: string): number {
+  let n = 0;
+  for (const e of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      if (Deno.readLinkSync(`/proc/self/fd/${e.name}`) === path) n++;
+    } catch {
+      // Closed meanwhile (the directory listing's own descriptor).
+    }
+  }
+  return n;
+}
+
+Deno.test("a folder whose later document fails closes the sources the earlier ones opened", async () => {
+  const bad = await Deno.makeTempDir({ prefix: "document_clash_" });
+  try {
+    await Deno.mkdir(join(bad, "data"));
+    const gpkg = join(bad, "data", "towns.gpkg");
+    await Deno.copyFile(join(mapsDir, "data", "towns.gpkg"), gpkg);
+    await Deno.copyFile(join(mapsDir, "data", "zones.geojson"), join(bad, "data", "zones.geojson"));
+    await Deno.writeTextFile(join(bad, "a.json"), JSON.stringify(TOWNS));
+    // The same service name again: the second document is refused.
+    await Deno.writeTextFile(join(bad, "b.json"), JSON.stringify(TOWNS));
+    await assert.rejects(() => loadServices({ mapsDir: bad }), /also used by/);
+    assert.equal(openFds(gpkg), 0, "the GeoPackage opened for a.json was closed");
+  } finally {
+    await Deno.remove(bad, { recursive: true });
+  }
+});
+
 async function rejects(doc: unknown, message: RegExp): Promise<void> {
   await assert.rejects(
     () => loadMapDocumentValue(doc, { catalog, baseDir: mapsDir, origin: "test.json" }),
