@@ -196,20 +196,25 @@ export function addPolygon(
 ): number {
   let count = 0;
   for (const ring of rings) {
-    const n = ring.length;
-    if (n < 3) continue;
-    if (flat.length < 2 * n) flat = new Float64Array(Math.max(2 * n, 2 * flat.length));
-    for (let i = 0; i < n; i++) {
-      flat[2 * i] = ring[i][0];
-      flat[2 * i + 1] = ring[i][1];
-    }
-    count += addRing(flat, n, v, cmds, outline);
+    if (ring.length < 3) continue;
+    count += addRing(flatten(ring), ring.length, v, cmds, outline);
   }
   return count;
 }
 
-/** Work array of {@link addPolygon}: one ring's flat coordinates at a time. */
+/** Work array of {@link flatten}: one ring's or path's flat coordinates at a time. */
 let flat = new Float64Array(1024);
+
+/** The positions as flat coordinates (x0, y0, x1, y1, ...) in the shared work array. */
+function flatten(points: Position[]): Float64Array {
+  const n = points.length;
+  if (flat.length < 2 * n) flat = new Float64Array(Math.max(2 * n, 2 * flat.length));
+  for (let i = 0; i < n; i++) {
+    flat[2 * i] = points[i][0];
+    flat[2 * i + 1] = points[i][1];
+  }
+  return flat;
+}
 
 /**
  * {@link addPolygon} of one ring given as `n` flat map coordinates
@@ -299,18 +304,9 @@ function clipSegment(
 
 /** Appends a polyline path as clipped, simplified screen sub-paths. */
 export function addPath(path: Position[], v: ScreenView, cmds: number[]): void {
-  const n = path.length;
-  if (n < 2) return;
-  if (pathFlat.length < 2 * n) pathFlat = new Float64Array(Math.max(2 * n, 2 * pathFlat.length));
-  for (let i = 0; i < n; i++) {
-    pathFlat[2 * i] = path[i][0];
-    pathFlat[2 * i + 1] = path[i][1];
-  }
-  addFlatPath(pathFlat, 0, n - 1, v, cmds);
+  if (path.length < 2) return;
+  addFlatPath(flatten(path), 0, path.length - 1, v, cmds);
 }
-
-/** Work array of {@link addPath}. */
-let pathFlat = new Float64Array(1024);
 
 /** {@link addPath} of vertices `a` .. `b` (inclusive) of flat map coordinates `xy`. */
 function addFlatPath(xy: ArrayLike<number>, a: number, b: number, v: ScreenView, cmds: number[]) {
