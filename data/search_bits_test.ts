@@ -132,16 +132,28 @@ function compare(
   return byBits;
 }
 
+/**
+ * A demo database whose bitmap index is rebuilt with a term threshold of 40
+ * (most terms common, so both kinds of term are exercised), and a writable
+ * connection to it.
+ */
+function indexedDemoDb(
+  dir: string,
+  sizes: { vacancies: number; agencies: number; competitions: number },
+  tables: ("vacancy" | "competition")[] = ["vacancy", "competition"],
+): { path: string; db: DatabaseSync } {
+  const path = demoDb(dir, sizes);
+  const db = new DatabaseSync(path);
+  db.exec("BEGIN IMMEDIATE");
+  for (const t of tables) rebuildSearchBits(db, t, 40);
+  db.exec("COMMIT");
+  return { path, db };
+}
+
 Deno.test("search bitmap index: counts and id lists equal the SQL truth on random search + filter requests, through imports", async () => {
   const { dir, cleanup } = await tempDir();
   try {
-    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 300 });
-    // Make most terms common, so both kinds of term are exercised.
-    const db = new DatabaseSync(path);
-    db.exec("BEGIN IMMEDIATE");
-    rebuildSearchBits(db, "vacancy", 40);
-    rebuildSearchBits(db, "competition", 40);
-    db.exec("COMMIT");
+    const { path, db } = indexedDemoDb(dir, { vacancies: 1500, agencies: 6, competitions: 300 });
     const commonTerms = (db.prepare("SELECT count(*) AS n FROM vacancy_chunk_term").get() as {
       n: number;
     }).n;
@@ -243,12 +255,7 @@ Deno.test("search bitmap index: a search with a salary range counts exactly at t
 Deno.test("search bitmap index: a reader worker's kept range columns follow an import that changes salaries and dates", async () => {
   const { dir, cleanup } = await tempDir();
   try {
-    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 300 });
-    const db = new DatabaseSync(path);
-    db.exec("BEGIN IMMEDIATE");
-    rebuildSearchBits(db, "vacancy", 40);
-    rebuildSearchBits(db, "competition", 40);
-    db.exec("COMMIT");
+    const { path, db } = indexedDemoDb(dir, { vacancies: 1500, agencies: 6, competitions: 300 });
     // Opened and preloaded before the import, as a reader worker is at server start.
     const catalog = openCatalog(path, { readonly: true, keepRangeColumns: true });
     catalog.preloadRangeColumns();
@@ -384,12 +391,12 @@ Deno.test("search bitmap index: a count reads only the query's terms, and a late
 Deno.test("search bitmap index: an import reads only the blocks of the terms its records gained or lost", async () => {
   const { dir, cleanup } = await tempDir();
   try {
-    const path = demoDb(dir, { vacancies: 1500, agencies: 6, competitions: 30 });
-    const db = new DatabaseSync(path);
+    const { path, db } = indexedDemoDb(
+      dir,
+      { vacancies: 1500, agencies: 6, competitions: 30 },
+      ["vacancy"],
+    );
     try {
-      db.exec("BEGIN IMMEDIATE");
-      rebuildSearchBits(db, "vacancy", 40);
-      db.exec("COMMIT");
       const commonTerms = new Set(
         column(db, "SELECT term AS v FROM vacancy_chunk_term") as string[],
       );
