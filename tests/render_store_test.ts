@@ -28,6 +28,15 @@ async function countriesGpkg(): Promise<string> {
   return path;
 }
 
+/** The loader of a pool whose workers open the countries GeoPackage at `path`. */
+function countriesLoader(path: string) {
+  return {
+    module: new URL("./_render_helpers.ts", import.meta.url).href,
+    export: "loadGeoPackageService",
+    args: [path, "countries"],
+  };
+}
+
 /** The same source without a storeKey: it is drawn through the per-level cache. */
 function unstored(src: FeatureSource): FeatureSource {
   return {
@@ -82,11 +91,7 @@ Deno.test("stored polygons draw the same pixels as the per-level cache", async (
 
 Deno.test("render workers build the geometry store once and share it", async () => {
   const path = await countriesGpkg();
-  const loader = {
-    module: new URL("./_render_helpers.ts", import.meta.url).href,
-    export: "loadGeoPackageService",
-    args: [path, "countries"],
-  };
+  const loader = countriesLoader(path);
   const job = (extent: Extent): MapJob => ({
     kind: "map",
     service: "Store",
@@ -122,11 +127,7 @@ Deno.test("a pool builds the geometry stores and warms every worker at start, be
   const path = await countriesGpkg();
   const pool = new RenderPool({
     size: 2,
-    loader: {
-      module: new URL("./_render_helpers.ts", import.meta.url).href,
-      export: "loadGeoPackageService",
-      args: [path, "countries"],
-    },
+    loader: countriesLoader(path),
   });
   try {
     // Waiting is bounded; no speed is asserted.
@@ -158,11 +159,7 @@ Deno.test("a request that reaches a worker warming up waits for one start-up dra
   const path = await countriesGpkg();
   const pool = new RenderPool({
     size: 1,
-    loader: {
-      module: new URL("./_render_helpers.ts", import.meta.url).href,
-      export: "loadGeoPackageService",
-      args: [path, "countries"],
-    },
+    loader: countriesLoader(path),
   });
   try {
     // The worker announces its store just before its start-up draws (eight per map, seven of them
@@ -198,11 +195,7 @@ Deno.test("a worker replaced before it finished preparing is replaced by one tha
   const pool = new RenderPool({
     size: 2,
     heapLimitMb: 64,
-    loader: {
-      module: new URL("./_render_helpers.ts", import.meta.url).href,
-      export: "loadGeoPackageService",
-      args: [path, "countries"],
-    },
+    loader: countriesLoader(path),
   });
   try {
     // Queued before the first worker's warm-up draws, so it is replaced before "prepared".
