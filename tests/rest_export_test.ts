@@ -505,10 +505,26 @@ Deno.test({
         assert.equal(r.contentType, "image/png");
       }
       assert.equal(drawn - before, 1, "one swatch drawn for three requests of it");
+      // Three at once on another fresh face (a legend panel after a restart): still one draw.
+      const together = createRestApi(createMapServer({
+        services: [memoryService("Test")],
+        outputDir: await Deno.makeTempDir(),
+        renderer,
+      }));
+      const beforeTogether = drawn;
+      const answers = await Promise.all([0, 1, 2].map(() =>
+        together.handle(
+          `/services/Test/MapServer/0/images/${url}`,
+          new RestParams(new URLSearchParams()),
+          urls,
+        )
+      ));
+      assert.ok(answers.every((r) => r.contentType === "image/png"));
+      assert.equal(drawn - beforeTogether, 1, "one draw for three simultaneous misses");
       // An unknown name is a 404 error without drawing.
       const missing = await (await fetch(`${base}/0/images/zz?f=json`)).json();
       assert.equal(missing.error.code, 404);
-      assert.equal(drawn - before, 1);
+      assert.equal(drawn - beforeTogether, 1);
     } finally {
       await server.close();
       maps.close();

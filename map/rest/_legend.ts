@@ -206,9 +206,13 @@ export const LEGEND_IMAGE_ENDPOINT: RestEndpoint = {
         const sized = name[2]
           ? new RestParams(new URLSearchParams({ size: `${name[2]},${name[3]}`, dpi: name[4] }))
           : call.params;
-        const drawn = await drawLegend(call, [layer.id], sized);
-        const all = (await Promise.all(drawn.infos.map((i) => swatches(call, drawn, i)))).flat();
-        image = all.find((s) => s.digest === key.digest.toLowerCase());
+        const what = [service.name, frame.name, layer.id, sized.string("size"), sized.string("dpi")]
+          .join("\n");
+        await call.swatches.drawOnce(what, async () => {
+          const drawn = await drawLegend(call, [layer.id], sized);
+          await Promise.all(drawn.infos.map((i) => swatches(call, drawn, i)));
+        });
+        image = call.swatches.get(key);
       }
       if (image) return new RestFile(image.contentType, image.bytes);
     }

@@ -43,6 +43,8 @@ function keyText(k: SwatchKey): string {
  */
 export class SwatchCache {
   readonly #entries = new Map<string, Entry>();
+  /** Legend draws under way, by what they draw. */
+  readonly #drawing = new Map<string, Promise<void>>();
   #bytes = 0;
 
   /** `maxBytes` bounds the sum of image sizes; an image over an eighth of it is not kept. */
@@ -69,6 +71,21 @@ export class SwatchCache {
       if (this.#bytes <= this.maxBytes) break;
       this.#remove(old);
     }
+  }
+
+  /**
+   * Runs `draw` (which puts the swatches it draws) unless a draw named
+   * `what` is under way, whose end it then waits for instead: image
+   * requests that miss the cache at once (a legend panel after a restart)
+   * draw the layer's legend once, not once each.
+   */
+  async drawOnce(what: string, draw: () => Promise<void>): Promise<void> {
+    let running = this.#drawing.get(what);
+    if (!running) {
+      running = draw().finally(() => this.#drawing.delete(what));
+      this.#drawing.set(what, running);
+    }
+    await running;
   }
 
   #remove(k: string): void {
