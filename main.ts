@@ -25,13 +25,7 @@ import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import { watchLauncher } from "./routes/launcher_watch.ts";
 import { parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
-import {
-  documentRenderPool,
-  GC_BUDGET_BYTES,
-  GcBudget,
-  InProcessRenderer,
-  OutputFolder,
-} from "./map/render/mod.ts";
+import { documentRenderPool, GcBudget, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -104,8 +98,6 @@ export interface RunningServer {
   services: readonly { name: string }[];
   /** Connections served at once; more get a 503. */
   maxConnections: number;
-  /** How long no request has been in flight, ms (0 while one is). */
-  readonly quietMs: number;
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -274,9 +266,6 @@ async function serveOn(
     services,
     finished: server.finished,
     maxConnections: server.maxConnections,
-    get quietMs() {
-      return server.quietMs;
-    },
     shutdown: () => closing ??= close(),
   };
 }
@@ -289,11 +278,6 @@ function accessLog(req: Request, res: Response, ms: number): void {
     }ms`,
   );
 }
-
-/** No request in flight for this long (ms): the main thread may collect its garbage. */
-const QUIET_GC_MS = 500;
-/** Growth of the main thread's memory after which it collects even under traffic (bytes). */
-const BUSY_GC_BUDGET_BYTES = 4 * GC_BUDGET_BYTES;
 
 const USAGE = `Usage:
   main.ts serve [--port N] [--host H] [--db PATH] [--maps DIR] [--public-url URL] [--trust-proxy]
@@ -434,14 +418,8 @@ async function serveCommand(args: string[]): Promise<void> {
   );
   // The main isolate's garbage (request bodies, SOAP and JSON responses) is collected once it
   // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts).
-  // A full collection stops this thread for 15-85 ms, so it waits for a quiet moment; under
-  // constant traffic it runs only past a larger budget, which bounds the memory all the same.
   const gcBudget = new GcBudget();
-  if (gcBudget.enabled) {
-    Deno.unrefTimer(setInterval(() => {
-      gcBudget.check(server.quietMs >= QUIET_GC_MS ? GC_BUDGET_BYTES : BUSY_GC_BUDGET_BYTES);
-    }, 250));
-  }
+  if (gcBudget.enabled) Deno.unrefTimer(setInterval(() => gcBudget.check(), 1000));
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);

@@ -74,11 +74,6 @@ export interface HttpServer {
   maxConnections: number;
   /** Open connections now. */
   readonly connections: number;
-  /**
-   * How long no request has been in flight, in ms (0 while one is): a
-   * pause taken now (e.g. a garbage collection) delays nobody.
-   */
-  readonly quietMs: number;
   /** Settles once the server has shut down. */
   finished: Promise<void>;
   /** Graceful shutdown bounded by `shutdownTimeoutMs`; safe to call twice. */
@@ -197,8 +192,6 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
   const refusal = refusalBytes(max);
   const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
   const conns = new Set<Connection>();
-  /** Requests whose response is not yet delivered, over all connections, and since when none is. */
-  let inFlight = 0, quietSince = performance.now();
   let stopping = false;
   let wakeAcceptLoop: (() => void) | undefined;
   let allClosed: (() => void) | undefined;
@@ -237,7 +230,6 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
   function delivered(c: Connection): void {
     c.active--;
     c.since = performance.now();
-    if (--inFlight === 0) quietSince = c.since;
     if ((c.closeWhenIdle || stopping) && c.active === 0) closeSoon(c, CLOSE_GRACE_MS);
   }
 
@@ -286,7 +278,6 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     const handle = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
       c.active++;
       c.served++;
-      inFlight++;
       let res: Response | Promise<Response>;
       try {
         res = stopping
@@ -415,9 +406,6 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     maxConnections: max,
     get connections() {
       return conns.size;
-    },
-    get quietMs() {
-      return inFlight > 0 ? 0 : performance.now() - quietSince;
     },
     finished,
     shutdown() {

@@ -59,38 +59,6 @@ Deno.test("server: the handler gets the client's address; a throwing handler get
   }
 });
 
-Deno.test("server: quietMs is 0 while a request is in flight and counts from its delivery", async () => {
-  let release!: () => void;
-  const held = new Promise<void>((r) => release = r);
-  let entered!: () => void;
-  const inHandler = new Promise<void>((r) => entered = r);
-  const server = serveHttp({
-    hostname: "127.0.0.1",
-    port: 0,
-    async handler(req) {
-      if (new URL(req.url).pathname === "/hold") {
-        entered();
-        await held;
-      }
-      return new Response("done");
-    },
-    log: () => {},
-  });
-  try {
-    const base = `http://127.0.0.1:${server.addr.port}`;
-    assert.equal(await (await fetch(`${base}/`)).text(), "done");
-    const answer = fetch(`${base}/hold`).then((r) => r.text());
-    await inHandler;
-    assert.equal(server.quietMs, 0, "a request is in flight");
-    release();
-    assert.equal(await answer, "done");
-    await new Promise((r) => setTimeout(r, 30));
-    assert.ok(server.quietMs > 0, `quietMs after the answer: ${server.quietMs}`);
-  } finally {
-    await server.shutdown();
-  }
-});
-
 Deno.test("server: a body read that outlives the body timeout answers a JSON 408", async () => {
   const lines: string[] = [];
   const server = serveHttp({
