@@ -34,8 +34,6 @@ export type RequestMember =
   | "outFields"
   /** A layer's definition expression set by the request. */
   | "layerDefinition"
-  /** The phrase "invalid definition expression of layer `layerId`". */
-  | "invalidLayerDefinition"
   /** The DE-9IM pattern of an `esriSpatialRelRelation` filter. */
   | "relationDescription"
   /** The text a Find looks for. */
@@ -61,11 +59,10 @@ export type RequestMember =
   /** A map area's dots per inch. */
   | "dpi";
 
-/** A request member inside a message: `within` the member holding it; `layerId` the layer it is about. */
+/** A request member inside a message; `within` the member holding it. */
 export interface MemberRef {
   readonly member: RequestMember;
   readonly within?: RequestMember;
-  readonly layerId?: number;
 }
 
 /** Words a request member in one protocol's vocabulary. */
@@ -85,7 +82,7 @@ export type Phrase = readonly (string | MemberRef)[];
  */
 export function member(
   name: RequestMember,
-  opts: { within?: RequestMember; layerId?: number } = {},
+  opts: { within?: RequestMember } = {},
 ): MemberRef {
   return { member: name, ...opts };
 }
@@ -113,10 +110,7 @@ export function say(
 
 /** Plain-words naming, for logs and for code that reads `message`. */
 function neutralWord(ref: MemberRef): string {
-  const name = ref.member === "invalidLayerDefinition"
-    ? `invalid layerDefinition of layer ${ref.layerId}`
-    : ref.member;
-  return ref.within ? `${ref.within}.${name}` : name;
+  return ref.within ? `${ref.within}.${ref.member}` : ref.member;
 }
 
 /**

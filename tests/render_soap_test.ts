@@ -349,7 +349,8 @@ Deno.test("ExportMapImage faults: image too large, unsupported format, bad defin
       `<ShowSelectionBuffer>false</ShowSelectionBuffer><DefinitionExpression>nosuchfield = 1</DefinitionExpression></LayerDescription></LayerDescriptions></MapDescription>`;
     assert.match(
       await expectClientFault(s.url, "ExportMapImage", bad + id("esriImagePNG", 100, 100)),
-      /DefinitionExpression/,
+      // Worded as a query's bad definition expression (one parse for both).
+      /^Invalid LayerDescription\/DefinitionExpression for layer 1 \(.*\): .*nosuchfield/,
     );
     // A description of a layer the map does not have faults like a bad LayerID elsewhere.
     const unknown = md +

@@ -280,7 +280,7 @@ Deno.test({
         ["bbox=0,0,10,10&layerDefs=5:id>1", /layer 5 does not exist/],
         [
           "bbox=0,0,10,10&layerDefs=0:nope%20%3D%201",
-          /^Invalid layerDefs for layer 0: .*nope/,
+          /^Invalid layerDefs for layer 0 .*nope/,
         ],
         ["bbox=0,0,10,10&transparent=maybe", /'transparent'/],
       ];

@@ -7,9 +7,9 @@
  * @module
  */
 import type { Rgba, SymbolSpec } from "../document/renderer.ts";
-import { parseWhere, WhereClauseError } from "../query/mod.ts";
 import type { Graphic, LayerOverride } from "../render/mod.ts";
-import { InvalidRequestError, member, say } from "../errors.ts";
+import { member } from "../errors.ts";
+import { parseClause } from "./_query_filter.ts";
 import { findLayer, toWkid } from "./_query_map_state.ts";
 import type { GraphicElement, LayerDescription, MapFrame } from "./types.ts";
 import type { Extent, Geometry } from "../types.ts";
@@ -108,17 +108,8 @@ export function layerOverrides(
     // An unknown id is the client's mistake, faulted as every operation faults a bad LayerID:
     // ignoring it would draw a map the client believes it changed.
     const layer = findLayer(frame, d.LayerID);
-    let where;
-    try {
-      where = parseWhere(d.DefinitionExpression ?? "", layer.source.fields());
-    } catch (e) {
-      if (e instanceof WhereClauseError) {
-        throw new InvalidRequestError(
-          say`${member("invalidLayerDefinition", { layerId: layer.id })}: ${e.message}`,
-        );
-      }
-      throw e;
-    }
+    // The same parse and fault as a query's definition expression: one reading of the SQL.
+    const where = parseClause(layer, d.DefinitionExpression, member("layerDefinition"));
     const ids = d.SelectionFeatures ?? [];
     return {
       id: layer.id,

@@ -119,7 +119,6 @@ const REST_WORDS: Readonly<Record<RequestMember, string>> = {
   distinct: "returnDistinctValues",
   outFields: "outFields",
   layerDefinition: "layerDefs",
-  invalidLayerDefinition: "layerDefs",
   relationDescription: "relationParam",
   searchText: "searchText",
   searchFields: "searchFields",
@@ -141,8 +140,6 @@ export type RestWords = Partial<Record<RequestMember, string>>;
 function restWord(ref: MemberRef, words: RestWords): string {
   const word = (m: RequestMember) => words[m] ?? REST_WORDS[m];
   switch (ref.member) {
-    case "invalidLayerDefinition":
-      return `Invalid ${word("layerDefinition")} for layer ${ref.layerId}`;
     case "imageSize":
       // One parameter holds the whole image display, except export's `size` and `dpi`.
       return ref.within === "exportImage" ? "size" : word(ref.within ?? "mapImage");

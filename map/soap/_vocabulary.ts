@@ -14,7 +14,6 @@ const SOAP_WORDS: Readonly<Record<RequestMember, string>> = {
   distinct: "QueryFilter/PrefixClause",
   outFields: "SubFields",
   layerDefinition: "LayerDescription/DefinitionExpression",
-  invalidLayerDefinition: "invalid DefinitionExpression",
   relationDescription: "SpatialRelDescription",
   searchText: "SearchString",
   searchFields: "SearchFields",
@@ -39,9 +38,6 @@ const SOAP_WORDS: Readonly<Record<RequestMember, string>> = {
  * ```
  */
 export function soapWord(ref: MemberRef): string {
-  if (ref.member === "invalidLayerDefinition") {
-    return `LayerDescription ${ref.layerId}: ${SOAP_WORDS.invalidLayerDefinition}`;
-  }
   const word = SOAP_WORDS[ref.member];
   return ref.within ? `${SOAP_WORDS[ref.within]}/${word}` : word;
 }

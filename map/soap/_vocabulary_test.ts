@@ -18,8 +18,8 @@ Deno.test("SOAP faults name request members by their element paths, as before me
     ],
     [new InvalidRequestError(say`${member("dpi", { within: "mapArea" })}`), "MapArea/DPI"],
     [
-      new InvalidRequestError(say`${member("invalidLayerDefinition", { layerId: 3 })}: x`),
-      "LayerDescription 3: invalid DefinitionExpression: x",
+      new InvalidRequestError(say`Invalid ${member("layerDefinition")} for layer ${3} (Cities): x`),
+      "Invalid LayerDescription/DefinitionExpression for layer 3 (Cities): x",
     ],
     [
       new InvalidRequestError(say`Invalid ${member("whereClause")} for layer ${0}`),
