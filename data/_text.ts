@@ -5,6 +5,11 @@
  * Index and query go through the same `stems()` so word forms meet in the middle:
  * `специалиста` and `специалисты` both become `специалист`.
  *
+ * What these functions return is stored (the search indexes and the bitmap
+ * index keep each record's terms as written): a change to it, the
+ * stemmer's version included, needs a migration that re-indexes, or
+ * searches miss the records indexed before. `text_pinned_test.ts` pins it.
+ *
  * @module
  */
 import snowball from "snowball-stemmers";
