@@ -6,6 +6,7 @@
  * ```
  * deno run -A bench/render_extents.ts [--data countries50,land,points] [--workers 1,2,4]
  *   [--extents 30] [--seed 9] [--rounds 1] [--settle 5] [--concurrency 1] [--root DIR] [--out FILE]
+ *   [--no-mapserver]
  * ```
  *
  * Extents: `--extents` (30) seeded random views in 4:3 at 5 zoom levels from
@@ -25,7 +26,11 @@
  * requests at a time, so every worker draws (one at a time always finds
  * the first worker idle); its times are latencies under load, for the RSS
  * figure rather than the ratios. `--root` runs another
- * checkout's main.ts (before/after figures).
+ * checkout's main.ts (before/after figures). After each run the server's
+ * resident memory is also split by mapping (`/proc/PID/smaps`): each wasm
+ * memory (one per CanvasKit, i.e. per worker plus any on the main thread),
+ * other anonymous memory, and file pages. `--no-mapserver` skips MapServer
+ * (its times read as 1 ms), for memory-only runs.
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
  * (package python3-mapscript) loads the mapfile once and times
@@ -55,6 +60,7 @@ import { startV8Flags } from "./_load.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
+  allowNegative: true,
   options: {
     data: { type: "string", default: "countries50,land,points" },
     workers: { type: "string", default: "2" },
@@ -65,6 +71,7 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "1" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
+    mapserver: { type: "boolean", default: true },
   },
 });
 const DIR = resolve("var/bench/extents");
@@ -234,12 +241,53 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** Resident MiB of a process by kind of mapping (`/proc/PID/smaps`). */
+interface Resident {
+  /**
+   * Wasm memories, one per CanvasKit (i.e. per worker): V8 maps each as its
+   * committed part followed by a reservation of 1 GiB or more, unmapped.
+   */
+  wasm: number[];
+  /** Other anonymous memory: V8 heaps, malloc (SQLite, compiled wasm code), stacks. */
+  anon: number;
+  /** File-backed pages: the binary, the GeoPackages read through the page cache. */
+  file: number;
+}
+
+function residentOf(pid: number): Resident {
+  const maps: { start: bigint; end: bigint; none: boolean; file: boolean; rss: number }[] = [];
+  for (const line of Deno.readTextFileSync(`/proc/${pid}/smaps`).split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (head) {
+      maps.push({
+        start: BigInt(`0x${head[1]}`),
+        end: BigInt(`0x${head[2]}`),
+        none: head[3].startsWith("---"),
+        file: head[4] !== "0" && head[5].startsWith("/"),
+        rss: 0,
+      });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && maps.length > 0) maps[maps.length - 1].rss = Number(rss[1]) / 1024;
+  }
+  const out: Resident = { wasm: [], anon: 0, file: 0 };
+  maps.forEach((m, i) => {
+    const next = maps[i + 1];
+    if (m.file) out.file += m.rss;
+    else if (next?.none && next.start === m.end && next.end - next.start >= 2n ** 30n) {
+      out.wasm.push(m.rss);
+    } else out.anon += m.rss;
+  });
+  return out;
+}
+
 /** A fresh server: two passes over the views, then its resident size. */
 async function ours(
   d: DataSet,
   views: View[],
   workers: number,
-): Promise<{ passes: number[][]; rss: number }> {
+): Promise<{ passes: number[][]; rss: number; resident: Resident }> {
   const tmp = Deno.makeTempDirSync({ prefix: "render_extents_" });
   const child = new Deno.Command(Deno.execPath(), {
     // The flags `deno task start` runs the server with: without --expose-gc
@@ -313,7 +361,7 @@ async function ours(
       );
       passes.push(times);
     }
-    return { passes, rss: rssMiB(child.pid) };
+    return { passes, rss: rssMiB(child.pid), resident: residentOf(child.pid) };
   } finally {
     child.kill("SIGTERM");
     await child.status;
@@ -334,15 +382,18 @@ const sets = args.data.split(",").map((k) => {
 const workerCounts = args.workers.split(",").map(Number);
 const rows: string[] = [];
 const raw: unknown[] = [];
+const memory: string[] = [];
 const started = new Date().toISOString().slice(0, 16);
 const loadBefore = loadavg();
 for (const d of sets) {
   await prepare(d);
   for (const workers of workerCounts) {
     for (let round = 0; round < Number(args.rounds); round++) {
-      const ms1 = await mapserver(d, views);
+      // Without MapServer (`--no-mapserver`, for memory figures) its times read as 1 ms.
+      const none = [views.map(() => 1), views.map(() => 1)];
+      const ms1 = args.mapserver ? await mapserver(d, views) : none;
       const us = await ours(d, views, workers);
-      const ms2 = await mapserver(d, views);
+      const ms2 = args.mapserver ? await mapserver(d, views) : none;
       // MapServer's time per extent: the mean of the runs either side of ours.
       const ms = [0, 1].map((p) => views.map((_, i) => (ms1[p][i] + ms2[p][i]) / 2));
       const perExtentCold = views.map((_, i) => us.passes[0][i] / ms[0][i]);
@@ -365,7 +416,13 @@ for (const d of sets) {
       ];
       raw.push({ data: d.key, workers, round, views, ours: us.passes, mapserver: ms });
       const line = `| ${row.join(" | ")} |`;
+      const { wasm, anon, file } = us.resident;
+      const mem = `${d.key} ${workers} workers: resident MiB: wasm ${
+        wasm.map((x) => x.toFixed(0)).join(" + ")
+      }, other anonymous ${anon.toFixed(0)}, file ${file.toFixed(0)}`;
       console.error(line);
+      console.error(mem);
+      memory.push(mem);
       rows.push(line);
     }
   }
@@ -380,6 +437,8 @@ mapscript in a warm process, its passes 1 and 2 (mean of the runs before and aft
 | data | workers | round | ours cold | MapServer pass 1 | cold ratio | ours warm | MapServer pass 2 | warm ratio | cold per extent: median / max | cold, new zoom level: max | RSS after (MiB) | load after |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
+
+${memory.join("\n")}
 `;
 console.log(report);
 Deno.writeTextFileSync(args.out, report);
