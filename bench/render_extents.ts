@@ -6,14 +6,14 @@
  * ```
  * deno run -A bench/render_extents.ts [--data countries50,land,points] [--workers 1,2,4]
  *   [--extents 30] [--seed 9] [--rounds 1] [--settle 5] [--concurrency 1] [--root DIR] [--out FILE]
- *   [--no-mapserver]
+ *   [--no-mapserver] [--idle 3]
  * ```
  *
  * Extents: `--extents` (30) seeded random views in 4:3 at 5 zoom levels from
  * the whole world to 3 degrees wide, shuffled so levels alternate as a
  * panning and zooming client's would. Images: 1024x768 PNG24, labels off.
  *
- * Ours: a server started afresh with `deno task start`'s V8 flags
+ * Ours: a server started afresh with `deno task start`'s V8 flags and environment
  * (`main.ts serve --maps DIR --render-workers N`)
  * for each data set, worker count and round; pass 1 over the extents is
  * "cold" (the first request of each extent and zoom level on that server),
@@ -29,7 +29,8 @@
  * checkout's main.ts (before/after figures). After each run the server's
  * resident memory is also split by mapping (`/proc/PID/smaps`): each wasm
  * memory (one per CanvasKit, i.e. per worker plus any on the main thread),
- * other anonymous memory, and file pages. `--no-mapserver` skips MapServer
+ * other anonymous memory, and file pages; and the resident size again after
+ * `--idle` seconds (3) without requests. `--no-mapserver` skips MapServer
  * (its times read as 1 ms), for memory-only runs.
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
@@ -56,7 +57,7 @@ import { join, resolve } from "node:path";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { COLOURS, mapfile } from "./_mapfile.ts";
-import { startV8Flags } from "./_load.ts";
+import { startEnv, startV8Flags } from "./_load.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -72,6 +73,7 @@ const { values: args } = parseArgs({
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
     mapserver: { type: "boolean", default: true },
+    idle: { type: "string", default: "3" },
   },
 });
 const DIR = resolve("var/bench/extents");
@@ -287,7 +289,7 @@ async function ours(
   d: DataSet,
   views: View[],
   workers: number,
-): Promise<{ passes: number[][]; rss: number; resident: Resident }> {
+): Promise<{ passes: number[][]; rss: number; resident: Resident; idleRss: number }> {
   const tmp = Deno.makeTempDirSync({ prefix: "render_extents_" });
   const child = new Deno.Command(Deno.execPath(), {
     // The flags `deno task start` runs the server with: without --expose-gc
@@ -312,6 +314,8 @@ async function ours(
       String(workers),
     ],
     cwd: args.root,
+    // deno task start's environment too (two malloc arenas).
+    env: startEnv(),
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -361,7 +365,10 @@ async function ours(
       );
       passes.push(times);
     }
-    return { passes, rss: rssMiB(child.pid), resident: residentOf(child.pid) };
+    const rss = rssMiB(child.pid), resident = residentOf(child.pid);
+    // Idle workers give memory back after 2 s (map/render/pool.ts, idleTrimMs).
+    await new Promise((r) => setTimeout(r, Number(args.idle) * 1000));
+    return { passes, rss, resident, idleRss: rssMiB(child.pid) };
   } finally {
     child.kill("SIGTERM");
     await child.status;
@@ -419,7 +426,9 @@ for (const d of sets) {
       const { wasm, anon, file } = us.resident;
       const mem = `${d.key} ${workers} workers: resident MiB: wasm ${
         wasm.map((x) => x.toFixed(0)).join(" + ")
-      }, other anonymous ${anon.toFixed(0)}, file ${file.toFixed(0)}`;
+      }, other anonymous ${anon.toFixed(0)}, file ${file.toFixed(0)}; RSS ${
+        us.idleRss.toFixed(0)
+      } MiB after ${args.idle} s idle`;
       console.error(line);
       console.error(mem);
       memory.push(mem);
