@@ -6,7 +6,7 @@
  * ```
  * deno run -A bench/render_extents.ts [--data countries50,land,points] [--workers 1,2,4]
  *   [--extents 30] [--seed 9] [--rounds 1] [--settle 5] [--concurrency 1] [--root DIR] [--out FILE]
- *   [--no-mapserver] [--idle 3]
+ *   [--no-mapserver] [--idle 0]
  * ```
  *
  * Extents: `--extents` (30) seeded random views in 4:3 at 5 zoom levels from
@@ -30,7 +30,8 @@
  * resident memory is also split by mapping (`/proc/PID/smaps`): each wasm
  * memory (one per CanvasKit, i.e. per worker plus any on the main thread),
  * other anonymous memory, and file pages; and the resident size again after
- * `--idle` seconds (3) without requests. `--no-mapserver` skips MapServer
+ * `--idle` seconds without requests (0: not read; render workers give
+ * memory back after 30 s idle). `--no-mapserver` skips MapServer
  * (its times read as 1 ms), for memory-only runs.
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
@@ -73,7 +74,7 @@ const { values: args } = parseArgs({
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
     mapserver: { type: "boolean", default: true },
-    idle: { type: "string", default: "3" },
+    idle: { type: "string", default: "0" },
   },
 });
 const DIR = resolve("var/bench/extents");
@@ -366,7 +367,7 @@ async function ours(
       passes.push(times);
     }
     const rss = rssMiB(child.pid), resident = residentOf(child.pid);
-    // Idle workers give memory back after 2 s (map/render/pool.ts, idleTrimMs).
+    // Idle workers give memory back after 30 s (map/render/pool.ts, idleTrimMs).
     await new Promise((r) => setTimeout(r, Number(args.idle) * 1000));
     return { passes, rss, resident, idleRss: rssMiB(child.pid) };
   } finally {

@@ -63,18 +63,21 @@ export interface RenderPoolOptions {
   gcBudgetMb?: number;
   /**
    * Milliseconds a warmed-up worker stays idle after its last job (or its
-   * warm-up) before it gives memory back (default 2000; 0: never): it drops
-   * its work buffers and runs V8's memory-reducing collection
+   * warm-up) before it gives memory back (default 30000; 0: never): it
+   * drops its work buffers and runs V8's memory-reducing collection
    * (`GcBudget.trim`, ~0.1-0.3 s; only under `--expose-gc`), once until its
-   * next job. Measured: without it each worker kept 40-100 MiB of heap
-   * pages, young generation and buffers after a burst (bench/README.md,
-   * "Resident memory per render worker").
+   * next job. Measured: without it each worker kept 20-45 MiB more of heap
+   * pages, young generation and buffers after a burst; with it the first
+   * job after a trim took 50-170 ms longer (V8 regrows the young generation
+   * and re-optimises), hence a long delay: only a worker the traffic has not
+   * needed for a while pays it (bench/README.md, "Resident memory per
+   * render worker").
    */
   idleTrimMs?: number;
 }
 
 /** Default of {@link RenderPoolOptions.idleTrimMs}. */
-export const DEFAULT_IDLE_TRIM_MS = 2000;
+export const DEFAULT_IDLE_TRIM_MS = 30_000;
 
 /** What a pool has done about memory (diagnostics and tests). */
 export interface RenderPoolStats {
