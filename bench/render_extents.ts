@@ -30,8 +30,8 @@
  * resident memory is also split by mapping (`/proc/PID/smaps`): each wasm
  * memory (one per CanvasKit, i.e. per worker plus any on the main thread),
  * other anonymous memory, and file pages; and the resident size again after
- * `--idle` seconds without requests (0: not read; render workers give
- * memory back after 30 s idle). `--no-mapserver` skips MapServer
+ * `--idle` seconds without requests (0: not read; V8 gives the idle
+ * workers' memory back within 35 s). `--no-mapserver` skips MapServer
  * (its times read as 1 ms), for memory-only runs.
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
@@ -367,7 +367,6 @@ async function ours(
       passes.push(times);
     }
     const rss = rssMiB(child.pid), resident = residentOf(child.pid);
-    // Idle workers give memory back after 30 s (map/render/pool.ts, idleTrimMs).
     await new Promise((r) => setTimeout(r, Number(args.idle) * 1000));
     return { passes, rss, resident, idleRss: rssMiB(child.pid) };
   } finally {

@@ -12,7 +12,6 @@ import { Buffer } from "node:buffer";
 import { evaluate } from "../map/query/mod.ts";
 import { LabelSpecSchema, RendererSpecSchema, type Rgba } from "../map/document/renderer.ts";
 import type { LoadedService } from "../map/render/_loader.ts";
-import type { MapJob } from "../map/render/jobs.ts";
 import type { RenderLayer } from "../map/render/types.ts";
 import { cutPolygonAtAntimeridian } from "../map/geo/antimeridian.ts";
 import type { FeatureQuery, FeatureSource } from "../map/sources/source.ts";
@@ -180,23 +179,6 @@ export function countNot(
     }
   }
   return n;
-}
-
-/** A job for map "Layers" of {@link loadTestServices}: the world at 512x256, PNG32. */
-export function poolMapJob(extra: Partial<MapJob["request"]> = {}): MapJob {
-  return {
-    kind: "map",
-    service: "Pool",
-    map: "Layers",
-    request: {
-      extent: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
-      wkid: 4326,
-      widthPx: 512,
-      heightPx: 256,
-      format: "png32",
-      ...extra,
-    },
-  };
 }
 
 /**

@@ -41,42 +41,6 @@ Deno.test("a job is not sent to a worker collecting its garbage while another is
   assert.ok(stats.jobs.every((n) => n >= 1), `jobs per worker: ${stats.jobs}`);
 });
 
-async function trimProbe(v8Flags: string[]): Promise<{
-  trimsAfterFirst: number;
-  trimsAfterSecond: number;
-  trimsLater: number;
-  samePixels: boolean;
-  pixel: number[];
-  jobs: number[];
-}> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...v8Flags, "--allow-all", new URL("./_trim_probe.ts", import.meta.url).pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
-}
-
-Deno.test("idle render workers give memory back once per idle spell and draw the same pixels after", async () => {
-  const r = await trimProbe(["--v8-flags=--expose-gc"]);
-  // Both workers trimmed after their warm-up or the first job, again after the second job (the
-  // worker that drew it), and not again while they stayed idle.
-  assert.equal(r.trimsAfterFirst, 2);
-  assert.equal(r.trimsAfterSecond, 3);
-  assert.equal(r.trimsLater, 3);
-  assert.deepEqual(r.jobs.reduce((a, b) => a + b, 0), 2);
-  assert.ok(r.samePixels, "the image drawn after a trim differs");
-  assert.deepEqual(r.pixel, [220, 30, 30, 255]);
-});
-
-Deno.test("without --expose-gc idle workers trim nothing and keep drawing", async () => {
-  const r = await trimProbe([]);
-  assert.equal(r.trimsLater, 0);
-  assert.ok(r.samePixels);
-  assert.deepEqual(r.pixel, [220, 30, 30, 255]);
-});
-
 Deno.test("render workers never collect on their own without --expose-gc", async () => {
   const stats = await probe([]);
   assert.equal(stats.collections, 0);

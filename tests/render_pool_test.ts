@@ -7,12 +7,29 @@ import assert from "node:assert/strict";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
 import { InvalidRequestError } from "../map/errors.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
-import { decode, loadTestServices, near, pixel, poolMapJob as job } from "./_render_helpers.ts";
+import { decode, loadTestServices, near, pixel } from "./_render_helpers.ts";
+import type { MapJob } from "../map/render/jobs.ts";
 
 const loader = {
   module: new URL("./_render_helpers.ts", import.meta.url).href,
   export: "loadTestServices",
 };
+
+function job(extra: Partial<MapJob["request"]> = {}): MapJob {
+  return {
+    kind: "map",
+    service: "Pool",
+    map: "Layers",
+    request: {
+      extent: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
+      wkid: 4326,
+      widthPx: 512,
+      heightPx: 256,
+      format: "png32",
+      ...extra,
+    },
+  };
+}
 
 Deno.test("pool workers render the same image as the in-process renderer", async () => {
   const pool = new RenderPool({ size: 2, loader });

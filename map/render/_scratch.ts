@@ -54,20 +54,6 @@ export class Scratch {
     return fresh;
   }
 
-  /**
-   * Drops every kept buffer (an idle worker gives its memory back; the
-   * next job allocates afresh).
-   *
-   * @example
-   * ```ts
-   * new Scratch().release();
-   * ```
-   */
-  release(): void {
-    this.#held.clear();
-    this.#bytes = 0;
-  }
-
   /** Bytes kept (diagnostics and tests). */
   get heldBytes(): number {
     return this.#bytes;

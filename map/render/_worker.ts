@@ -10,7 +10,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { heapBytes, type Kit, loadKit, scratchOf } from "./_canvaskit.ts";
+import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
@@ -86,8 +86,7 @@ self.onmessage = async (e: MessageEvent) => {
     }
     | { type: "job"; id: number; job: RenderJob }
     | { type: "store"; data: PolygonStoreData | PointStoreData }
-    | { type: "warm" }
-    | { type: "trim" };
+    | { type: "warm" };
   if (msg.type === "store") {
     if (msg.data.kind === "points") adoptPointStore(msg.data);
     else adoptPolygonStore(msg.data);
@@ -110,15 +109,6 @@ self.onmessage = async (e: MessageEvent) => {
         return warmUp(list, "prepared");
       }, () => self.postMessage({ type: "prepared" }));
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
-    return;
-  }
-  if (msg.type === "trim") {
-    // Idle for a while (the pool sends no job until "collected"): give memory back.
-    await inTurn(async () => {
-      scratchOf(await loadKit()).release();
-      collector.trim();
-    }).catch(() => {});
-    self.postMessage({ type: "collected", trims: collector.trims });
     return;
   }
   if (msg.type === "warm") {

@@ -29,8 +29,6 @@ export class GcBudget {
   #base = 0;
   /** Collections run (tests and diagnostics). */
   collections = 0;
-  /** Memory-reducing collections run ({@link trim}). */
-  trims = 0;
 
   /**
    * `gc` is V8's collector (default: `globalThis.gc`, there under
@@ -77,31 +75,6 @@ export class GcBudget {
     if (!this.#gc) return;
     this.#gc();
     this.collections++;
-    this.#base = inUse();
-  }
-
-  /**
-   * Collects as hard as V8 can and gives the freed memory back to the
-   * system: its "last resort" collection (several full collections, the
-   * young generation shrunk to its minimum, empty pages unmapped). A
-   * regular collection leaves the heap's pages and a young generation of up
-   * to twice `--max-semi-space-size` committed, which a render worker keeps
-   * between bursts (tens of MiB each). Costs ~100-200 ms: call only when the
-   * thread has been idle a while. Nothing without a collector.
-   *
-   * @example
-   * ```ts
-   * new GcBudget().trim();
-   * ```
-   */
-  trim(): void {
-    if (!this.#gc) return;
-    (this.#gc as (opts?: unknown) => void)({
-      type: "major",
-      execution: "sync",
-      flavor: "last-resort",
-    });
-    this.trims++;
     this.#base = inUse();
   }
 

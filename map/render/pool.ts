@@ -6,10 +6,7 @@
  * Memory: each worker's wasm heap is bounded by `heapLimitMb`. A worker
  * whose heap passed it after a job, or whose job failed to allocate, is
  * replaced by a fresh one before it takes another job (the wasm heap never
- * shrinks, and an exhausted one would fail every later request). A worker
- * idle for `idleTrimMs` after its last job gives its JavaScript memory back
- * once (see {@link RenderPoolOptions.idleTrimMs}), so the workers a quiet
- * moment leaves idle do not each keep a busy worker's heap.
+ * shrinks, and an exhausted one would fail every later request).
  *
  * @module
  */
@@ -61,23 +58,7 @@ export interface RenderPoolOptions {
    * with `--expose-gc`, see collect.ts).
    */
   gcBudgetMb?: number;
-  /**
-   * Milliseconds a warmed-up worker stays idle after its last job (or its
-   * warm-up) before it gives memory back (default 30000; 0: never): it
-   * drops its work buffers and runs V8's memory-reducing collection
-   * (`GcBudget.trim`, ~0.1-0.3 s; only under `--expose-gc`), once until its
-   * next job. Measured: without it each worker kept 20-45 MiB more of heap
-   * pages, young generation and buffers after a burst; with it the first
-   * job after a trim took 50-170 ms longer (V8 regrows the young generation
-   * and re-optimises), hence a long delay: only a worker the traffic has not
-   * needed for a while pays it (bench/README.md, "Resident memory per
-   * render worker").
-   */
-  idleTrimMs?: number;
 }
-
-/** Default of {@link RenderPoolOptions.idleTrimMs}. */
-export const DEFAULT_IDLE_TRIM_MS = 30_000;
 
 /** What a pool has done about memory (diagnostics and tests). */
 export interface RenderPoolStats {
@@ -99,8 +80,6 @@ export interface RenderPoolStats {
   collections: number;
   /** Jobs each current worker answered (a replacement starts at 0). */
   jobs: number[];
-  /** Memory-reducing collections the current workers ran when idle, as of their last replies. */
-  trims: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -132,11 +111,6 @@ interface Slot {
   collections: number;
   /** Jobs it answered. */
   jobs: number;
-  /** Gave its memory back since its last job (trimmed once per idle spell). */
-  trimmed: boolean;
-  /** Pending idle-trim timer. */
-  trimTimer: ReturnType<typeof setTimeout> | undefined;
-  trims: number;
 }
 
 /** A worker's answer to a job. */
@@ -213,9 +187,6 @@ export class RenderPool implements Renderer {
       heapBytes: 0,
       collections: 0,
       jobs: 0,
-      trimmed: false,
-      trimTimer: undefined,
-      trims: 0,
     };
     worker.postMessage({
       type: "init",
@@ -237,16 +208,13 @@ export class RenderPool implements Renderer {
       }
       if (type === "collected") {
         slot.collecting = false;
-        slot.trims = (e.data as { trims?: number }).trims ?? slot.trims;
         this.#pump();
-        this.#idleSoon(slot);
         return;
       }
       if (type === "warmed") {
         slot.warm = true;
         this.#warmed++;
         this.#pump();
-        this.#idleSoon(slot);
         return;
       }
       if (type === "prepared") {
@@ -257,7 +225,6 @@ export class RenderPool implements Renderer {
         this.#prepared = true;
         for (const s of this.#slots) if (s !== slot) s.worker.postMessage({ type: "warm" });
         this.#pump();
-        this.#idleSoon(slot);
         return;
       }
       const msg = e.data as JobReply;
@@ -275,7 +242,6 @@ export class RenderPool implements Renderer {
         else p.reject(errorFrom(msg.error ?? { name: "Error", message: "Render failed." }));
       }
       this.#pump();
-      this.#idleSoon(slot);
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();
@@ -322,34 +288,8 @@ export class RenderPool implements Renderer {
     for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
   }
 
-  /**
-   * Asks `slot`'s worker to give memory back if it is still idle after
-   * `idleTrimMs` (once per idle spell: a job makes it due again). Marked as
-   * collecting first, so no job is sent to it until it says "collected".
-   */
-  #idleSoon(slot: Slot): void {
-    const ms = this.#opts.idleTrimMs ?? DEFAULT_IDLE_TRIM_MS;
-    clearTimeout(slot.trimTimer);
-    slot.trimTimer = undefined;
-    if (ms <= 0 || this.#closed || slot.trimmed || slot.busy || slot.collecting || !slot.warm) {
-      return;
-    }
-    const timer = setTimeout(() => {
-      slot.trimTimer = undefined;
-      if (this.#closed || slot.trimmed || slot.busy || slot.collecting) return;
-      if (!this.#slots.includes(slot)) return;
-      slot.trimmed = true;
-      slot.collecting = true;
-      slot.worker.postMessage({ type: "trim" });
-    }, ms);
-    slot.trimTimer = timer;
-    // A pool that is otherwise idle must not keep the process alive for this.
-    Deno.unrefTimer(timer);
-  }
-
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
   #replace(slot: Slot): void {
-    clearTimeout(slot.trimTimer);
     slot.worker.terminate();
     const i = this.#slots.indexOf(slot);
     if (this.#closed || i < 0) return;
@@ -372,7 +312,6 @@ export class RenderPool implements Renderer {
       ),
       collections: this.#slots.reduce((n, s) => n + s.collections, 0),
       jobs: this.#slots.map((s) => s.jobs),
-      trims: this.#slots.reduce((n, s) => n + s.trims, 0),
     };
   }
 
@@ -395,9 +334,6 @@ export class RenderPool implements Renderer {
       if (!slot) return;
       const p = this.#queue.shift()!;
       slot.busy = p;
-      clearTimeout(slot.trimTimer);
-      slot.trimTimer = undefined;
-      slot.trimmed = false;
       slot.worker.postMessage({ type: "job", id: p.id, job: p.job });
     }
   }
@@ -425,7 +361,6 @@ export class RenderPool implements Renderer {
     this.#closed = true;
     const err = new Error("The render pool was closed.");
     for (const s of this.#slots) {
-      clearTimeout(s.trimTimer);
       s.worker.terminate();
       s.busy?.reject(err);
     }
