@@ -6,13 +6,14 @@
  * ```
  * deno run -A bench/render_extents.ts [--data countries50,land,points] [--workers 1,2,4]
  *   [--extents 30] [--seed 9] [--rounds 1] [--settle 5] [--concurrency 1] [--root DIR] [--out FILE]
+ *   [--no-mapserver] [--idle 0]
  * ```
  *
  * Extents: `--extents` (30) seeded random views in 4:3 at 5 zoom levels from
  * the whole world to 3 degrees wide, shuffled so levels alternate as a
  * panning and zooming client's would. Images: 1024x768 PNG24, labels off.
  *
- * Ours: a server started afresh with `deno task start`'s V8 flags
+ * Ours: a server started afresh with `deno task start`'s V8 flags and environment
  * (`main.ts serve --maps DIR --render-workers N`)
  * for each data set, worker count and round; pass 1 over the extents is
  * "cold" (the first request of each extent and zoom level on that server),
@@ -25,7 +26,13 @@
  * requests at a time, so every worker draws (one at a time always finds
  * the first worker idle); its times are latencies under load, for the RSS
  * figure rather than the ratios. `--root` runs another
- * checkout's main.ts (before/after figures).
+ * checkout's main.ts (before/after figures). After each run the server's
+ * resident memory is also split by mapping (`/proc/PID/smaps`): each wasm
+ * memory (one per CanvasKit, i.e. per worker plus any on the main thread),
+ * other anonymous memory, and file pages; and the resident size again after
+ * `--idle` seconds without requests (0: not read; V8 gives the idle
+ * workers' memory back within 35 s). `--no-mapserver` skips MapServer
+ * (its times read as 1 ms), for memory-only runs.
  *
  * MapServer: `bench/_mapscript_draw.py` under Debian's `/usr/bin/python3`
  * (package python3-mapscript) loads the mapfile once and times
@@ -51,10 +58,11 @@ import { join, resolve } from "node:path";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
 import { COLOURS, mapfile } from "./_mapfile.ts";
-import { startV8Flags } from "./_load.ts";
+import { startEnv, startV8Flags } from "./_load.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
+  allowNegative: true,
   options: {
     data: { type: "string", default: "countries50,land,points" },
     workers: { type: "string", default: "2" },
@@ -65,6 +73,8 @@ const { values: args } = parseArgs({
     concurrency: { type: "string", default: "1" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/render_extents.md" },
+    mapserver: { type: "boolean", default: true },
+    idle: { type: "string", default: "0" },
   },
 });
 const DIR = resolve("var/bench/extents");
@@ -234,12 +244,53 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
+/** Resident MiB of a process by kind of mapping (`/proc/PID/smaps`). */
+interface Resident {
+  /**
+   * Wasm memories, one per CanvasKit (i.e. per worker): V8 maps each as its
+   * committed part followed by a reservation of 1 GiB or more, unmapped.
+   */
+  wasm: number[];
+  /** Other anonymous memory: V8 heaps, malloc (SQLite, compiled wasm code), stacks. */
+  anon: number;
+  /** File-backed pages: the binary, the GeoPackages read through the page cache. */
+  file: number;
+}
+
+function residentOf(pid: number): Resident {
+  const maps: { start: bigint; end: bigint; none: boolean; file: boolean; rss: number }[] = [];
+  for (const line of Deno.readTextFileSync(`/proc/${pid}/smaps`).split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line);
+    if (head) {
+      maps.push({
+        start: BigInt(`0x${head[1]}`),
+        end: BigInt(`0x${head[2]}`),
+        none: head[3].startsWith("---"),
+        file: head[4] !== "0" && head[5].startsWith("/"),
+        rss: 0,
+      });
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && maps.length > 0) maps[maps.length - 1].rss = Number(rss[1]) / 1024;
+  }
+  const out: Resident = { wasm: [], anon: 0, file: 0 };
+  maps.forEach((m, i) => {
+    const next = maps[i + 1];
+    if (m.file) out.file += m.rss;
+    else if (next?.none && next.start === m.end && next.end - next.start >= 2n ** 30n) {
+      out.wasm.push(m.rss);
+    } else out.anon += m.rss;
+  });
+  return out;
+}
+
 /** A fresh server: two passes over the views, then its resident size. */
 async function ours(
   d: DataSet,
   views: View[],
   workers: number,
-): Promise<{ passes: number[][]; rss: number }> {
+): Promise<{ passes: number[][]; rss: number; resident: Resident; idleRss: number }> {
   const tmp = Deno.makeTempDirSync({ prefix: "render_extents_" });
   const child = new Deno.Command(Deno.execPath(), {
     // The flags `deno task start` runs the server with: without --expose-gc
@@ -264,6 +315,8 @@ async function ours(
       String(workers),
     ],
     cwd: args.root,
+    // deno task start's environment too (two malloc arenas).
+    env: startEnv(),
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -313,7 +366,9 @@ async function ours(
       );
       passes.push(times);
     }
-    return { passes, rss: rssMiB(child.pid) };
+    const rss = rssMiB(child.pid), resident = residentOf(child.pid);
+    await new Promise((r) => setTimeout(r, Number(args.idle) * 1000));
+    return { passes, rss, resident, idleRss: rssMiB(child.pid) };
   } finally {
     child.kill("SIGTERM");
     await child.status;
@@ -334,15 +389,18 @@ const sets = args.data.split(",").map((k) => {
 const workerCounts = args.workers.split(",").map(Number);
 const rows: string[] = [];
 const raw: unknown[] = [];
+const memory: string[] = [];
 const started = new Date().toISOString().slice(0, 16);
 const loadBefore = loadavg();
 for (const d of sets) {
   await prepare(d);
   for (const workers of workerCounts) {
     for (let round = 0; round < Number(args.rounds); round++) {
-      const ms1 = await mapserver(d, views);
+      // Without MapServer (`--no-mapserver`, for memory figures) its times read as 1 ms.
+      const none = [views.map(() => 1), views.map(() => 1)];
+      const ms1 = args.mapserver ? await mapserver(d, views) : none;
       const us = await ours(d, views, workers);
-      const ms2 = await mapserver(d, views);
+      const ms2 = args.mapserver ? await mapserver(d, views) : none;
       // MapServer's time per extent: the mean of the runs either side of ours.
       const ms = [0, 1].map((p) => views.map((_, i) => (ms1[p][i] + ms2[p][i]) / 2));
       const perExtentCold = views.map((_, i) => us.passes[0][i] / ms[0][i]);
@@ -365,7 +423,15 @@ for (const d of sets) {
       ];
       raw.push({ data: d.key, workers, round, views, ours: us.passes, mapserver: ms });
       const line = `| ${row.join(" | ")} |`;
+      const { wasm, anon, file } = us.resident;
+      const mem = `${d.key} ${workers} workers: resident MiB: wasm ${
+        wasm.map((x) => x.toFixed(0)).join(" + ")
+      }, other anonymous ${anon.toFixed(0)}, file ${file.toFixed(0)}; RSS ${
+        us.idleRss.toFixed(0)
+      } MiB after ${args.idle} s idle`;
       console.error(line);
+      console.error(mem);
+      memory.push(mem);
       rows.push(line);
     }
   }
@@ -380,6 +446,8 @@ mapscript in a warm process, its passes 1 and 2 (mean of the runs before and aft
 | data | workers | round | ours cold | MapServer pass 1 | cold ratio | ours warm | MapServer pass 2 | warm ratio | cold per extent: median / max | cold, new zoom level: max | RSS after (MiB) | load after |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
+
+${memory.join("\n")}
 `;
 console.log(report);
 Deno.writeTextFileSync(args.out, report);
