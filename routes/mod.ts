@@ -16,6 +16,7 @@ export type { Route, RouteHandler } from "./router.ts";
 export { createRouter } from "./router.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
+export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
 
 /** Everything the HTTP layer serves. */
 export interface AppOptions extends ApiContext {
