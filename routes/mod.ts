@@ -22,7 +22,7 @@ export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
 export interface AppOptions extends ApiContext {
   /** Further routes (the map server's), walked after the API's. */
   extraRoutes?: Route[];
-  /** Size of the rendered-body cache in bytes (default 32 MiB; 0 turns it off). */
+  /** Size of the rendered-body cache in bytes (default 16 MiB; 0 turns it off). */
   responseCacheBytes?: number;
   /** Called with each finished request when access logging is on. */
   log?: (req: Request, res: Response, ms: number) => void;
@@ -40,7 +40,7 @@ export interface AppOptions extends ApiContext {
 export function createApp(
   opts: AppOptions,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
-  const cacheBytes = opts.responseCacheBytes ?? 32 * 2 ** 20;
+  const cacheBytes = opts.responseCacheBytes ?? 16 * 2 ** 20;
   const api = cacheBytes > 0 ? { ...opts, responseCache: new ResponseCache(cacheBytes) } : opts;
   const routes = [...apiRoutes(api), ...(opts.extraRoutes ?? [])];
   const route = createRouter(routes, () => notFound());
