@@ -18,7 +18,15 @@
 /** Bytes of bodies served between two minor collections (about three times as much garbage). */
 export const YOUNG_GC_BYTES = 4 * 2 ** 20;
 
-/** V8's minor collection when the process runs with `--expose-gc` (`deno task start`), else null. */
+/**
+ * V8's minor collection when the process runs with `--expose-gc` (`deno task start`), else null.
+ *
+ * @example
+ * ```ts
+ * import { v8MinorGc } from "./_young_gc.ts";
+ * v8MinorGc()?.(); // one scavenge, or nothing without --expose-gc
+ * ```
+ */
 export function v8MinorGc(): (() => void) | null {
   const gc = (globalThis as { gc?: (opts: { type: "minor" }) => void }).gc;
   return gc ? () => gc({ type: "minor" }) : null;
