@@ -15,7 +15,7 @@
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { baseUrl, createApp } from "./routes/mod.ts";
+import { baseUrl, createApp, YoungCollector } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
@@ -62,7 +62,7 @@ export interface StartOptions {
   accessLog?: boolean;
   /** Minutes an image returned by URL stays in the output folder (default 10). */
   outputMaxAgeMinutes?: number;
-  /** Rendered API bodies kept per data revision, in bytes (default 32 MiB; 0 = off). */
+  /** Rendered API bodies kept per data revision, in bytes (default 16 MiB; 0 = off). */
   responseCacheBytes?: number;
   /** MBTiles folder (default: `tiles/` beside the database, so each database has its own tiles). */
   tilesDir?: string;
@@ -89,6 +89,13 @@ export interface StartOptions {
   shutdownTimeoutMs?: number;
   /** Open connections allowed; more get a 503 (default: from the open-file limit). */
   maxConnections?: number;
+  /**
+   * The minor collection run every `youngGcBytes` of API bodies (default:
+   * V8's under `--expose-gc`, as `deno task start` runs; null: never).
+   */
+  minorGc?: (() => void) | null;
+  /** Bytes of API bodies between two minor collections (default 4 MiB). */
+  youngGcBytes?: number;
 }
 
 /** A started server. */
@@ -202,8 +209,12 @@ async function serveOn(
   // The map server closes the services (and its tiles) from now on.
   started.splice(started.indexOf(closeServices), 1, () => maps.close());
   const urls = { publicUrl: opts.publicUrl, trustProxy: opts.trustProxy };
+  // Dead API bodies are freed by a scavenge every few MiB served, not left to pile up in
+  // malloc's arena until V8 scavenges for its own reasons (routes/_young_gc.ts).
+  const young = new YoungCollector(opts.minorGc, opts.youngGcBytes);
   const handler = createApp({
     data: catalogApiData(catalog, readers),
+    onBody: (bytes) => young.add(bytes),
     ...urls,
     responseCacheBytes: opts.responseCacheBytes,
     extraRoutes: [
@@ -308,7 +319,8 @@ async function serveCommand(args: string[]): Promise<void> {
       "reader-workers": { type: "string" },
       "render-heap-mb": { type: "string" },
       "tiles-dir": { type: "string" },
-      "response-cache-mb": { type: "string", default: "32" },
+      // Resident in full once wrapped: 16 MiB leaves room under 300 MB at 256 connections.
+      "response-cache-mb": { type: "string", default: "16" },
       "output-max-age": { type: "string", default: "10" },
       "body-budget-mb": { type: "string", default: "64" },
       "allow-map-paths-outside": { type: "boolean", default: false },

@@ -231,7 +231,8 @@ for (const conns of [connections, wide]) {
     await uncached.stop();
   }
   if (targets.has("on")) {
-    const cached = await serve(ports.cached, 32);
+    // deno task start's default size.
+    const cached = await serve(ports.cached, 16);
     await measure("ours, cache on", cached.url, conns, cached.child.pid);
     await cached.stop();
   }

@@ -481,7 +481,8 @@ function kopecksUpTo(m: number): number {
 /** The state of one count over the chunks (one object, so the hot loop stays monomorphic). */
 interface Scan {
   count: number;
-  ids: Float64Array | null;
+  /** 4 bytes an id unless the last chunk's ids may pass 2^32 - 1. */
+  ids: Uint32Array | Float64Array | null;
   idsUpTo: number;
   /** First id of the chunk. */
   base: number;
@@ -555,8 +556,10 @@ function scanChunk(bits: Uint32Array, s: Scan): boolean {
     const n = popcount(keep);
     if (s.ids !== null && s.count + n > s.idsUpTo) s.ids = null; // more than wanted: count only
     if (s.ids !== null) {
-      if (s.count + 32 > s.ids.length) {
-        const grown = new Float64Array(s.ids.length * 2);
+      if (s.count + n > s.ids.length) {
+        const grown = s.ids instanceof Uint32Array
+          ? new Uint32Array(Math.max(s.count + n, s.ids.length * 2))
+          : new Float64Array(Math.max(s.count + n, s.ids.length * 2));
         grown.set(s.ids);
         s.ids = grown;
       }
@@ -652,9 +655,10 @@ export function countByBits(
   }
   const dateCols = [...bounds];
   const source = columns ?? new RangeColumns(db, false);
+  const chunks = [...acc!.keys()].sort((a, b) => a - b);
   const scan: Scan = {
     count: 0,
-    ids: idsUpTo > 0 ? new Float64Array(1024) : null,
+    ids: idsUpTo > 0 ? idArray(acc!, chunks, idsUpTo) : null,
     idsUpTo,
     base: 0,
     from: null,
@@ -668,7 +672,7 @@ export function countByBits(
     lo2: 0,
     hi2: 0,
   };
-  for (const c of [...acc!.keys()].sort((a, b) => a - b)) {
+  for (const c of chunks) {
     scan.base = c * CHUNK_IDS;
     if (salary) {
       scan.from = (source.get(table, "salary_from", c) as Uint32Array | undefined) ?? null;
@@ -686,9 +690,23 @@ export function countByBits(
   }
   const { count, ids } = scan;
   if (ids === null) return { count };
-  const list = ids.subarray(0, count);
-  return {
-    count,
-    ids: count > 0 && list[count - 1] > 0xffffffff ? list.slice() : Uint32Array.from(list),
-  };
+  // Without range filters the candidates are the matches: the array is exactly full.
+  if (ids.length === count) return { count, ids };
+  return { count, ids: ids.slice(0, count) };
+}
+
+/**
+ * The array a count lists its ids into: sized for every candidate (at most
+ * `idsUpTo` and a word more), so a list without range filters is filled in
+ * place, never grown nor copied; 8 bytes an id only when ids may pass 2^32 - 1.
+ */
+function idArray(acc: ChunkBits, chunks: number[], idsUpTo: number): Uint32Array | Float64Array {
+  let candidates = 0;
+  for (const c of chunks) {
+    const bits = acc.get(c)!;
+    for (let w = 0; w < CHUNK_WORDS; w++) candidates += popcount(bits[w]);
+  }
+  const size = Math.max(1, Math.min(candidates, idsUpTo + 32));
+  const last = chunks.length > 0 ? (chunks[chunks.length - 1] + 1) * CHUNK_IDS - 1 : 0;
+  return last > 0xffffffff ? new Float64Array(size) : new Uint32Array(size);
 }

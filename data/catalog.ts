@@ -10,7 +10,7 @@ import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
-import { type IdList, OrderedIdCache, parseIdList } from "./_ordered_ids.ts";
+import { type IdList, IdListBuilder, OrderedIdCache } from "./_ordered_ids.ts";
 import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
 
 /** Options of {@linkcode openCatalog}. */
@@ -169,6 +169,8 @@ export interface ListWork {
    * that needs no id list).
    */
   pageOffset?: number;
+  /** The list's count when the asking connection knew it (sizes the id list once). */
+  knownCount?: number;
 }
 
 /** What {@linkcode Catalog.runListWork} found, in the data revision it names. */
@@ -206,6 +208,8 @@ export class Catalog {
   readonly #shareReads: boolean;
   /** A shared read transaction is open (ended by a timer at the end of the turn). */
   #sharing = false;
+  /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
+  readonly #idBuilder = new IdListBuilder();
 
   /** Use {@linkcode openCatalog}. */
   constructor(
@@ -222,6 +226,23 @@ export class Catalog {
     this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
     this.#rangeColumns = keepRangeColumns ? new RangeColumns(db, true) : undefined;
     this.#shareReads = shareReads && readonly;
+    db.function("catalog_keep_id", { deterministic: false }, (id) => {
+      this.#idBuilder.push(Number(id));
+      return null;
+    });
+  }
+
+  /**
+   * Every id of the `allIds` query in its order, read one at a time into a
+   * typed array (`expected` ids when known), never as one long text.
+   */
+  #readIds(allIds: string, params: SQLInputValue[], expected?: number): IdList {
+    this.#idBuilder.start(expected);
+    // group_concat keeps the subquery's ORDER BY (it is never flattened into an aggregate
+    // that depends on order); catalog_keep_id() returns null, so nothing is concatenated.
+    this.#stmt(`SELECT group_concat(catalog_keep_id(id)) AS none FROM (${allIds})`)
+      .get(...params);
+    return this.#idBuilder.finish();
   }
 
   /**
@@ -354,7 +375,7 @@ export class Catalog {
     const built = this.#idLists?.get(idListKey(sql));
     if (built) return built.subarray(sql.offset, sql.offset + sql.limit);
     if (sql.offset >= DEEP_PAGE_OFFSET && this.#idLists) {
-      return this.#idList(sql).subarray(sql.offset, sql.offset + sql.limit);
+      return this.#idList(sql, count).subarray(sql.offset, sql.offset + sql.limit);
     }
     const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
     // Many matches in a non-default order: walk the ordering's index and
@@ -367,15 +388,11 @@ export class Catalog {
   }
 
   /** Every id of a list query in page order, built once per data version. */
-  #idList(sql: ListSql): IdList {
+  #idList(sql: ListSql, count: number): IdList {
     const key = idListKey(sql);
     let ids = this.#idLists!.get(key);
     if (!ids) {
-      // The subquery's ORDER BY feeds group_concat in page order (an
-      // aggregate over an ordered subquery is never flattened).
-      const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${sql.allIds})`)
-        .get(...sql.params) as { ids: string | null };
-      ids = parseIdList(row.ids);
+      ids = this.#readIds(sql.allIds, sql.params, count);
       this.#idLists!.set(key, ids);
     }
     return ids;
@@ -469,6 +486,7 @@ export class Catalog {
       bitsInOrder: sql.bitsInOrder,
       // Not counted yet and not the first page: the page may be past the end.
       pageOffset: needCount && needIds && sql.offset > 0 ? sql.offset : undefined,
+      knownCount: known,
     };
   }
 
@@ -501,9 +519,7 @@ export class Catalog {
       if (idsWanted && byBits?.ids) {
         ids = byBits.ids;
       } else if (idsWanted) {
-        const row = this.#stmt(`SELECT group_concat(id) AS ids FROM (${work.allIds})`)
-          .get(...work.params) as { ids: string | null };
-        ids = parseIdList(row.ids);
+        ids = this.#readIds(work.allIds, work.params, count ?? work.knownCount);
       }
       return { revision, count, ids };
     } finally {

@@ -15,6 +15,14 @@ interface Slot {
   pending: number;
 }
 
+/**
+ * Work items are shared by list, whatever page asked: requests for different
+ * pages of one cold list join one build instead of building it once a page.
+ */
+function sharedKey(work: ListWork): string {
+  return JSON.stringify({ ...work, pageOffset: undefined, knownCount: undefined });
+}
+
 interface Waiting {
   resolve: (r: ListWorkResult) => void;
   reject: (e: Error) => void;
@@ -40,6 +48,8 @@ export class ReaderPool {
   readonly #inFlight = new Map<string, Promise<ListWorkResult>>();
   #nextId = 1;
   #closed = false;
+  /** Work items posted to a worker (tests and diagnostics: shared work counts once). */
+  posted = 0;
 
   /** Creates the pool; unless `eager`, no worker starts before the first {@linkcode ReaderPool.run}. */
   constructor(opts: ReaderPoolOptions) {
@@ -97,18 +107,18 @@ export class ReaderPool {
    */
   run(work: ListWork): Promise<ListWorkResult> {
     if (this.#closed) return Promise.reject(new Error("the reader pool is closed"));
-    const key = JSON.stringify(work);
+    const key = sharedKey(work);
     let p = this.#inFlight.get(key);
-    if (!p) {
-      const slot = this.#slot();
-      const id = this.#nextId++;
-      p = new Promise<ListWorkResult>((resolve, reject) => {
-        this.#waiting.set(id, { resolve, reject, slot });
-      }).finally(() => this.#inFlight.delete(key));
-      slot.pending++;
-      slot.worker.postMessage({ type: "run", id, work });
-      this.#inFlight.set(key, p);
-    }
+    if (p) return p;
+    const slot = this.#slot();
+    const id = this.#nextId++;
+    p = new Promise<ListWorkResult>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject, slot });
+    }).finally(() => this.#inFlight.delete(key));
+    slot.pending++;
+    this.posted++;
+    slot.worker.postMessage({ type: "run", id, work });
+    this.#inFlight.set(key, p);
     return p;
   }
 
@@ -131,12 +141,15 @@ export class ReaderPool {
       const work = catalog.listWork(collection, q);
       if (!work) return;
       let result: ListWorkResult;
+      const joined = this.#inFlight.has(sharedKey(work));
       try {
         result = await this.run(work);
       } catch {
         return;
       }
-      if (catalog.primeList(work, result)) return;
+      // Work joined from another page's request may lack this page's ids (that page was past
+      // the end): the next round asks for what is still missing, if anything.
+      if (catalog.primeList(work, result) && !joined) return;
     }
   }
 

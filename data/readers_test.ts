@@ -153,3 +153,38 @@ Deno.test("reader pool: a page past the end of a searched or filtered list is co
     await cleanup();
   }
 });
+
+Deno.test("reader pool: concurrent requests for different pages of one cold list share one build", async () => {
+  const { dir, cleanup } = await tempDir();
+  const path = demoDb(dir, { vacancies: 3_000, agencies: 4, competitions: 5 });
+  const pool = new ReaderPool({ path, size: 1 });
+  const prepared = openCatalog(path, { readonly: true });
+  const inPlace = openCatalog(path, { readonly: true });
+  try {
+    const shape: ListQuery = {
+      search: "специалист",
+      ordering: [{ field: "salary_from", desc: true }],
+    };
+    const count = inPlace.count("vacancies", shape);
+    const last = Math.ceil(count / 10);
+    assert.ok(last > 60, `the list has ${count} records: enough pages`);
+    // Three deep pages and one past the end, all asked for at once on a cold server.
+    const pages = [51, 55, last, last + 5];
+    await Promise.all(pages.map((page) => pool.prepare(prepared, "vacancies", { ...shape, page })));
+    assert.equal(pool.posted, 1, "one build for the four requests");
+    for (const page of pages.slice(0, 3)) {
+      const q = { ...shape, page };
+      assert.equal(prepared.listWork("vacancies", q), null, `page ${page}: nothing left to build`);
+      assert.deepEqual(
+        idsOf(prepared.list("vacancies", q).docs),
+        idsOf(inPlace.list("vacancies", q).docs),
+        `page ${page}`,
+      );
+    }
+  } finally {
+    pool.close();
+    prepared.close();
+    inPlace.close();
+    await cleanup();
+  }
+});

@@ -47,4 +47,6 @@ export interface ApiContext extends UrlOptions {
   data: ApiData;
   /** Rendered bodies by request variant, valid for one data revision (optional). */
   responseCache?: ResponseCache;
+  /** Told the size of every 200 body sent to a GET (e.g. `YoungCollector.add`). */
+  onBody?: (bytes: number) => void;
 }

@@ -206,6 +206,7 @@ async function serve(
       headers: { ...headers, "content-length": String(body.byteLength) },
     });
   }
+  ctx.onBody?.(body.byteLength);
   return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
 }
 

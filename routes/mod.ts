@@ -16,12 +16,13 @@ export type { Route, RouteHandler } from "./router.ts";
 export { createRouter } from "./router.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
+export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
 
 /** Everything the HTTP layer serves. */
 export interface AppOptions extends ApiContext {
   /** Further routes (the map server's), walked after the API's. */
   extraRoutes?: Route[];
-  /** Size of the rendered-body cache in bytes (default 32 MiB; 0 turns it off). */
+  /** Size of the rendered-body cache in bytes (default 16 MiB; 0 turns it off). */
   responseCacheBytes?: number;
   /** Called with each finished request when access logging is on. */
   log?: (req: Request, res: Response, ms: number) => void;
@@ -39,7 +40,7 @@ export interface AppOptions extends ApiContext {
 export function createApp(
   opts: AppOptions,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
-  const cacheBytes = opts.responseCacheBytes ?? 32 * 2 ** 20;
+  const cacheBytes = opts.responseCacheBytes ?? 16 * 2 ** 20;
   const api = cacheBytes > 0 ? { ...opts, responseCache: new ResponseCache(cacheBytes) } : opts;
   const routes = [...apiRoutes(api), ...(opts.extraRoutes ?? [])];
   const route = createRouter(routes, () => notFound());
