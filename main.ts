@@ -15,7 +15,15 @@
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { baseUrl, createApp, YoungCollector } from "./routes/mod.ts";
+import {
+  baseUrl,
+  createApp,
+  type MallocControl,
+  MallocTrimmer,
+  type MallocTrimmerOptions,
+  openGlibcMalloc,
+  YoungCollector,
+} from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
@@ -96,6 +104,15 @@ export interface StartOptions {
   minorGc?: (() => void) | null;
   /** Bytes of API bodies between two minor collections (default 4 MiB). */
   youngGcBytes?: number;
+  /**
+   * The C library's malloc, trimmed when a spike of allocations has ended
+   * (default: glibc's through FFI where there is one; null: never trimmed).
+   */
+  malloc?: MallocControl | null;
+  /** When a trim is due (tests). */
+  mallocTrim?: MallocTrimmerOptions;
+  /** How often the server looks at malloc's totals between known spikes, ms (default 1,000). */
+  mallocCheckMs?: number;
 }
 
 /** A started server. */
@@ -105,6 +122,8 @@ export interface RunningServer {
   services: readonly { name: string }[];
   /** Connections served at once; more get a 503. */
   maxConnections: number;
+  /** What gives malloc's free memory back (null without glibc or FFI). */
+  mallocTrimmer: MallocTrimmer | null;
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -156,9 +175,21 @@ async function serveOn(
   catalog: Catalog,
   started: (() => void)[],
 ): Promise<RunningServer> {
-  const readers = opts.readerWorkers === 0
-    ? undefined
-    : new ReaderPool({ path: opts.dbPath, size: opts.readerWorkers ?? 1, eager: true });
+  // Memory freed after a spike goes back to the system (routes/_malloc_trim.ts): looked at on a
+  // timer, and after the known spikes (a list built, a collection of dead bodies).
+  const malloc = opts.malloc === undefined ? openGlibcMalloc() : opts.malloc;
+  const trimmer = malloc ? new MallocTrimmer(malloc, opts.mallocTrim) : null;
+  if (trimmer) {
+    const timer = setInterval(() => trimmer.check(), opts.mallocCheckMs ?? 1000);
+    Deno.unrefTimer(timer);
+    started.push(() => clearInterval(timer));
+  }
+  const readers = opts.readerWorkers === 0 ? undefined : new ReaderPool({
+    path: opts.dbPath,
+    size: opts.readerWorkers ?? 1,
+    eager: true,
+    onWorkDone: trimmer ? () => trimmer.check() : undefined,
+  });
   if (readers) started.push(() => readers.close());
   const services = await loadServices({
     mapsDir: opts.mapsDir,
@@ -214,7 +245,9 @@ async function serveOn(
   const young = new YoungCollector(opts.minorGc, opts.youngGcBytes);
   const handler = createApp({
     data: catalogApiData(catalog, readers),
-    onBody: (bytes) => young.add(bytes),
+    onBody: (bytes) => {
+      if (young.add(bytes)) trimmer?.check();
+    },
     ...urls,
     responseCacheBytes: opts.responseCacheBytes,
     extraRoutes: [
@@ -278,6 +311,7 @@ async function serveOn(
     finished: server.finished,
     maxConnections: server.maxConnections,
     shutdown: () => closing ??= close(),
+    mallocTrimmer: trimmer,
   };
 }
 
@@ -431,7 +465,10 @@ async function serveCommand(args: string[]): Promise<void> {
   // The main isolate's garbage (request bodies, SOAP and JSON responses) is collected once it
   // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts).
   const gcBudget = new GcBudget();
-  if (gcBudget.enabled) Deno.unrefTimer(setInterval(() => gcBudget.check(), 1000));
+  if (gcBudget.enabled) {
+    // A collection freed the dead buffers it found: what malloc got back can go back to the system.
+    Deno.unrefTimer(setInterval(() => gcBudget.check() && server.mallocTrimmer?.check(), 1000));
+  }
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {
     console.log(`Map service ${s.name}: ${server.url}arcgis/services/${s.name}/MapServer?wsdl`);
@@ -441,6 +478,11 @@ async function serveCommand(args: string[]): Promise<void> {
       values["header-timeout"]
     } s, body ${values["body-timeout"]} s, idle ${values["idle-timeout"]} s; ` +
       `shutdown within ${values["shutdown-timeout"]} s.`,
+  );
+  console.log(
+    server.mallocTrimmer
+      ? "Freed memory goes back to the system after spikes (glibc malloc_trim through FFI)."
+      : "Freed memory is left to malloc (no glibc malloc_trim through FFI here).",
   );
   await server.finished;
 }

@@ -36,12 +36,15 @@ export interface ReaderPoolOptions {
   size?: number;
   /** Start every worker now (a server), not with the first slow request (default false). */
   eager?: boolean;
+  /** Called after each work item's answer was handed on (a server trims malloc then). */
+  onWorkDone?: () => void;
 }
 
 /** Reader workers that run {@linkcode ListWork} off the main thread. */
 export class ReaderPool {
   readonly #path: string;
   readonly #size: number;
+  readonly #onWorkDone: (() => void) | undefined;
   readonly #slots: Slot[] = [];
   readonly #waiting = new Map<number, Waiting & { slot: Slot }>();
   /** Work already running, by key: concurrent requests for one list share it. */
@@ -55,6 +58,7 @@ export class ReaderPool {
   constructor(opts: ReaderPoolOptions) {
     this.#path = opts.path;
     this.#size = Math.max(1, Math.floor(opts.size ?? 2));
+    this.#onWorkDone = opts.onWorkDone;
     if (opts.eager) { while (this.#slots.length < this.#size) this.#spawn(); }
   }
 
@@ -78,6 +82,8 @@ export class ReaderPool {
       slot.pending--;
       if (msg.error !== undefined) w.reject(new Error(msg.error));
       else w.resolve(msg.result!);
+      // The worker's temporary copies of the list are freed by now.
+      this.#onWorkDone?.();
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();

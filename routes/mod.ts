@@ -17,6 +17,13 @@ export { createRouter } from "./router.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
 export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
+export {
+  type MallocControl,
+  type MallocStats,
+  MallocTrimmer,
+  type MallocTrimmerOptions,
+  openGlibcMalloc,
+} from "./_malloc_trim.ts";
 
 /** Everything the HTTP layer serves. */
 export interface AppOptions extends ApiContext {

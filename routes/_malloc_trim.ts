@@ -1,0 +1,193 @@
+/**
+ * Gives memory that glibc's malloc holds free back to the system
+ * (`malloc_trim(0)`), when a spike of allocations has ended.
+ *
+ * Why: every thread of the process (main, reader and render workers) takes
+ * its buffers from malloc, and malloc keeps what they free: the arena only
+ * grows. Under 256 connections its main arena took ~179 MB from the system
+ * with 92-102 MB in use; the rest was left by short spikes (id lists built
+ * in the reader worker, dead response bodies before a scavenge, the cold
+ * start) and stayed resident (bench/README.md, "Resident memory: returning
+ * freed memory"). A trim walks the arena under its lock and costs 1 to
+ * hundreds of milliseconds, so it runs off the event loop, only once the
+ * free bytes grew by a margin since the last trim, and no more often than
+ * a multiple of what the last one cost.
+ *
+ * The C library is reached through FFI (`Deno.dlopen`), so this needs glibc
+ * and `--allow-ffi` (`deno task start` runs with `--allow-all`); elsewhere
+ * (musl, macOS, Windows, permission denied) {@linkcode openGlibcMalloc}
+ * returns null and nothing is trimmed.
+ *
+ * @module
+ */
+
+/** What malloc holds, summed over its arenas (`mallinfo2`), and the process's resident memory. */
+export interface MallocStats {
+  /** Bytes handed out and not yet freed (`uordblks` + `hblkhd`). */
+  usedBytes: number;
+  /** Bytes free inside the arenas, resident or not (`fordblks`). */
+  freeBytes: number;
+  /** The process's resident set (`/proc/self/statm`). */
+  residentBytes: number;
+}
+
+/** The two calls of the C library the trimmer needs. */
+export interface MallocControl {
+  /** Malloc's current totals; cheap (walks the free lists, reads one small file). */
+  stats(): MallocStats;
+  /** Returns free pages to the system; may take long, so it runs off the calling thread. */
+  trim(): Promise<void>;
+}
+
+const MALLINFO2_FIELDS = 10;
+const UORDBLKS = 7;
+const FORDBLKS = 8;
+const HBLKHD = 4;
+const PAGE_BYTES = 4096;
+
+function residentBytes(): number {
+  // statm: size resident shared text lib data dt, in pages.
+  return Number(Deno.readTextFileSync("/proc/self/statm").split(" ")[1]) * PAGE_BYTES;
+}
+
+/**
+ * glibc's `mallinfo2` and `malloc_trim` through FFI, or null where they
+ * cannot be had (not Linux, not glibc 2.33 or later, FFI or reading
+ * `/proc/self/statm` not permitted).
+ *
+ * @example
+ * ```ts
+ * import { openGlibcMalloc } from "./_malloc_trim.ts";
+ * const malloc = openGlibcMalloc();
+ * if (malloc) console.log(malloc.stats().freeBytes);
+ * ```
+ */
+export function openGlibcMalloc(): MallocControl | null {
+  if (Deno.build.os !== "linux") return null;
+  try {
+    residentBytes();
+    const lib = Deno.dlopen("libc.so.6", {
+      mallinfo2: {
+        parameters: [],
+        result: { struct: new Array(MALLINFO2_FIELDS).fill("usize") },
+      },
+      malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
+    });
+    return {
+      stats() {
+        const raw = lib.symbols.mallinfo2() as Uint8Array<ArrayBuffer>;
+        const f = new BigUint64Array(raw.buffer, raw.byteOffset, MALLINFO2_FIELDS);
+        return {
+          usedBytes: Number(f[UORDBLKS] + f[HBLKHD]),
+          freeBytes: Number(f[FORDBLKS]),
+          residentBytes: residentBytes(),
+        };
+      },
+      async trim() {
+        await lib.symbols.malloc_trim(0n);
+      },
+    };
+  } catch {
+    // No libc.so.6 (musl), no mallinfo2 (glibc < 2.33), --allow-ffi or --allow-read denied.
+    return null;
+  }
+}
+
+/** Options of {@linkcode MallocTrimmer}. */
+export interface MallocTrimmerOptions {
+  /** Free bytes below which no trim runs (default 32 MiB). */
+  minFreeBytes?: number;
+  /**
+   * Resident memory grown since the last trim, less the growth of what is
+   * in use, that makes a trim worth it (default 16 MiB): free memory made
+   * resident again. Malloc's free bytes alone cannot tell, since what a trim
+   * returned still counts as free, and traffic that allocates and frees as
+   * much touches returned pages again one by one.
+   */
+  regrowthBytes?: number;
+  /** Shortest time between two trims, ms (default 1,000). */
+  minIntervalMs?: number;
+  /** Shortest time between two looks at malloc's totals, ms (default 250; one look costs ~0.5-1.5 ms). */
+  minCheckIntervalMs?: number;
+  /** The time to the next trim is at least this many times the last one's duration (default 20). */
+  costFactor?: number;
+  /** The clock, ms (tests). */
+  now?: () => number;
+}
+
+/** Trims malloc when a check finds a spike's worth of freed memory, rate-limited. */
+export class MallocTrimmer {
+  readonly #malloc: MallocControl;
+  readonly #minFree: number;
+  readonly #regrowth: number;
+  readonly #minInterval: number;
+  readonly #costFactor: number;
+  readonly #minCheckInterval: number;
+  readonly #now: () => number;
+  #lastCheck = -Infinity;
+  /** Stats right after the last trim. */
+  #base: MallocStats | null = null;
+  #notBefore = -Infinity;
+  #running: Promise<void> | null = null;
+  /** Trims run (tests and diagnostics). */
+  trims = 0;
+  /** Milliseconds spent in trims, summed. */
+  trimMs = 0;
+
+  /** `malloc` is the C library's control (see {@linkcode openGlibcMalloc}). */
+  constructor(malloc: MallocControl, opts: MallocTrimmerOptions = {}) {
+    this.#malloc = malloc;
+    this.#minFree = opts.minFreeBytes ?? 32 * 2 ** 20;
+    this.#regrowth = opts.regrowthBytes ?? 16 * 2 ** 20;
+    this.#minInterval = opts.minIntervalMs ?? 1000;
+    this.#costFactor = opts.costFactor ?? 20;
+    this.#minCheckInterval = opts.minCheckIntervalMs ?? 250;
+    this.#now = opts.now ?? (() => performance.now());
+  }
+
+  /**
+   * Looks at malloc's totals and starts a trim when one is due; returns
+   * whether it started one. Cheap when a trim or a look ran recently or a
+   * trim is running (no call into the C library), so it can follow every
+   * known spike (a list built, a collection run) as well as a timer.
+   *
+   * @example
+   * ```ts
+   * import { MallocTrimmer } from "./_malloc_trim.ts";
+   * const trimmer = new MallocTrimmer({
+   *   stats: () => ({ usedBytes: 2 ** 20, freeBytes: 64 * 2 ** 20, residentBytes: 2 ** 28 }),
+   *   trim: () => Promise.resolve(),
+   * });
+   * trimmer.check(); // true: 64 MiB free and nothing trimmed yet
+   * ```
+   */
+  check(): boolean {
+    const t = this.#now();
+    if (this.#running || t < this.#notBefore || t - this.#lastCheck < this.#minCheckInterval) {
+      return false;
+    }
+    this.#lastCheck = t;
+    const now = this.#malloc.stats();
+    if (now.freeBytes < this.#minFree) return false;
+    const base = this.#base;
+    if (base) {
+      const regrown = now.residentBytes - base.residentBytes - (now.usedBytes - base.usedBytes);
+      if (regrown < this.#regrowth) return false;
+    }
+    const start = t;
+    this.#running = this.#malloc.trim().catch(() => {}).finally(() => {
+      const ms = this.#now() - start;
+      this.trims++;
+      this.trimMs += ms;
+      this.#notBefore = this.#now() + Math.max(this.#minInterval, ms * this.#costFactor);
+      this.#base = this.#malloc.stats();
+      this.#running = null;
+    });
+    return true;
+  }
+
+  /** Resolves when the trim in progress, if any, is over (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.#running;
+  }
+}
