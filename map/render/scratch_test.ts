@@ -80,6 +80,23 @@ Deno.test("GcBudget collects only once memory grew by more than its budget", () 
   assert.equal(budget.collections, runs);
 });
 
+Deno.test("GcBudget: external memory freed since the last collection does not hide the heap's growth", () => {
+  let runs = 0;
+  const MiB = 2 ** 20;
+  const use = { heapUsed: 30 * MiB, external: 100 * MiB };
+  const budget = new GcBudget(32 * MiB, () => runs++, () => ({ ...use }));
+  budget.collect(); // buffers in flight at this collection: 100 MiB external
+  use.external = 40 * MiB; // they were sent and freed
+  use.heapUsed = 60 * MiB;
+  assert.equal(budget.check(), false, "30 MiB of heap growth: under the budget");
+  use.heapUsed = 63 * MiB;
+  assert.equal(budget.check(), true, "33 MiB of heap growth, though the sum fell by 27");
+  use.external = 60 * MiB;
+  use.heapUsed = 80 * MiB;
+  assert.equal(budget.check(), true, "17 MiB of heap and 20 of external, over the new base");
+  assert.equal(runs, 3);
+});
+
 Deno.test("GcBudget without V8's collector never collects", () => {
   const budget = new GcBudget(1, null);
   assert.equal(budget.enabled, false);
