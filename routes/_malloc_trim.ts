@@ -8,10 +8,10 @@
  * with 92-102 MB in use; the rest was left by short spikes (id lists built
  * in the reader worker, dead response bodies before a scavenge, the cold
  * start) and stayed resident (bench/README.md, "Resident memory: returning
- * freed memory"). A trim walks the arena under its lock and costs 1 to
- * hundreds of milliseconds, so it runs off the event loop, only once the
- * free bytes grew by a margin since the last trim, and no more often than
- * a multiple of what the last one cost.
+ * freed memory"). A trim walks the arena under its lock and took 11 ms
+ * to 2 s there, so it runs off the event loop, only once memory was made
+ * resident and freed again since the last trim, and no more often than a
+ * multiple of what the last one cost.
  *
  * The C library is reached through FFI (`Deno.dlopen`), so this needs glibc
  * and `--allow-ffi` (`deno task start` runs with `--allow-all`); elsewhere
