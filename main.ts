@@ -33,7 +33,13 @@ import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
 import { watchLauncher } from "./routes/launcher_watch.ts";
 import { parseLevels, progressPrinter, TileCaches } from "./map/tiles/mod.ts";
 import { createMapServer } from "./map/mod.ts";
-import { documentRenderPool, GcBudget, InProcessRenderer, OutputFolder } from "./map/render/mod.ts";
+import {
+  collectUnlessBusy,
+  documentRenderPool,
+  GcBudget,
+  InProcessRenderer,
+  OutputFolder,
+} from "./map/render/mod.ts";
 import { loadServices } from "./map/document/mod.ts";
 import { catalogApiData } from "./routes/catalog_data.ts";
 import {
@@ -124,6 +130,8 @@ export interface RunningServer {
   maxConnections: number;
   /** What gives malloc's free memory back (null without glibc or FFI). */
   mallocTrimmer: MallocTrimmer | null;
+  /** Render jobs queued or running. */
+  renderJobs(): number;
   shutdown(): Promise<void>;
   finished: Promise<void>;
 }
@@ -310,6 +318,7 @@ async function serveOn(
     services,
     finished: server.finished,
     maxConnections: server.maxConnections,
+    renderJobs: () => renderer.pending,
     shutdown: () => closing ??= close(),
     mallocTrimmer: trimmer,
   };
@@ -463,11 +472,19 @@ async function serveCommand(args: string[]): Promise<void> {
     stop(`The npx/npm process that started the server (${pid}) is gone: shutting down...`)
   );
   // The main isolate's garbage (request bodies, SOAP and JSON responses) is collected once it
-  // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts).
+  // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts);
+  // not while render jobs are in flight, whose answers the collection's pause would delay.
   const gcBudget = new GcBudget();
   if (gcBudget.enabled) {
     // A collection freed the dead buffers it found: what malloc got back can go back to the system.
-    Deno.unrefTimer(setInterval(() => gcBudget.check() && server.mallocTrimmer?.check(), 1000));
+    Deno.unrefTimer(
+      setInterval(
+        () =>
+          collectUnlessBusy(gcBudget, () => server.renderJobs() > 0) &&
+          server.mallocTrimmer?.check(),
+        1000,
+      ),
+    );
   }
   console.log(`Serving ${values.db} at ${server.url} (API: ${server.url}api/v1/)`);
   for (const s of server.services) {

@@ -6,10 +6,18 @@
  */
 import assert from "node:assert/strict";
 
-async function probe(
+interface ProbeStats {
+  collections: number;
+  jobs: number[];
+  warmedWorkers: number;
+}
+
+/** The probe's printed stats: the last line, and all of them. */
+async function probeLines(
   v8Flags: string[],
   workers = 1,
-): Promise<{ collections: number; jobs: number[]; warmedWorkers: number }> {
+  opts?: Record<string, number>,
+): Promise<ProbeStats[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -17,13 +25,18 @@ async function probe(
       "--allow-all",
       new URL("./_gc_probe.ts", import.meta.url).pathname,
       String(workers),
+      ...(opts ? [JSON.stringify(opts)] : []),
     ],
     stdout: "piped",
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return JSON.parse(text.trim().split("\n").at(-1)!);
+  return text.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+}
+
+async function probe(v8Flags: string[], workers = 1): Promise<ProbeStats> {
+  return (await probeLines(v8Flags, workers)).at(-1)!;
 }
 
 Deno.test("render workers collect garbage between jobs under --expose-gc", async () => {
@@ -39,6 +52,21 @@ Deno.test("a job is not sent to a worker collecting its garbage while another is
   assert.equal(stats.warmedWorkers, 2);
   assert.equal(stats.jobs.length, 2);
   assert.ok(stats.jobs.every((n) => n >= 1), `jobs per worker: ${stats.jobs}`);
+});
+
+Deno.test("a worker past its budget but under its limit collects once idle, not between jobs", async () => {
+  // Every job leaves more than the tiny budget, none reaches the limit: the four jobs follow each
+  // other without a collection (one would overlap the next request, bench/README.md), and the
+  // worker collects once it has been idle a second.
+  const [afterJobs, idle] = await probeLines(["--v8-flags=--expose-gc"], 1, {
+    gcBudgetMb: 1 / 1024,
+    gcLimitMb: 100_000,
+    gcIdleMs: 1000,
+    waitIdleMs: 30_000,
+  });
+  assert.deepEqual(afterJobs.jobs, [4]);
+  assert.equal(afterJobs.collections, 0, "no collection between back-to-back jobs");
+  assert.ok(idle.collections >= 1, `collections once idle: ${idle.collections}`);
 });
 
 Deno.test("render workers never collect on their own without --expose-gc", async () => {

@@ -40,11 +40,11 @@ Deno.test("pool workers render the same image as the in-process renderer", async
       job(),
       () => findRenderMap(services[0], "Layers"),
     );
-    const results = await Promise.all([
-      pool.run(job()),
-      pool.run(job()),
-      pool.run(job({ format: "jpg" })),
-    ]);
+    const running = [pool.run(job()), pool.run(job()), pool.run(job({ format: "jpg" }))];
+    // Queued and running jobs count as pending (the main thread's collection waits for none).
+    assert.equal(pool.pending, 3);
+    const results = await Promise.all(running);
+    assert.equal(pool.pending, 0);
     assert.deepEqual(results[0].bytes, local.bytes);
     assert.deepEqual(results[1].bytes, local.bytes);
     assert.equal(results[2].mime, "image/jpeg");

@@ -15,7 +15,7 @@ import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
 import { warmUpSteps } from "./_warmup.ts";
-import { GcBudget } from "./collect.ts";
+import { WorkerCollector } from "./_worker_gc.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { RenderMap } from "./types.ts";
 import type { WorkerError } from "./pool.ts";
@@ -36,15 +36,31 @@ setPointStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
-let collector = new GcBudget();
+let collector = new WorkerCollector();
 /** The end of the last queued piece of work: jobs and warm-up draws run one at a time, in turn. */
 let tail: Promise<unknown> = Promise.resolve();
+/** Pieces of work queued or running. */
+let queued = 0;
 
 /** Runs `work` after every piece queued before it (a job arriving mid-warm-up waits one draw). */
 function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
-  const done = tail.then(work);
+  queued++;
+  const done = tail.then(work).finally(() => queued--);
   tail = done.catch(() => {});
   return done;
+}
+
+/**
+ * Collects the garbage once the worker has been idle a moment, telling the pool, which sends
+ * no job here meanwhile (see _worker_gc.ts).
+ */
+function collectWhenIdle(): void {
+  collector.whenIdle(() => queued > 0, (phase) =>
+    self.postMessage(
+      phase === "start"
+        ? { type: "collecting" }
+        : { type: "collected", collections: collector.collections },
+    ));
 }
 
 /** Draws the start-up views, one per turn, then tells the pool (`done` names the message). */
@@ -60,6 +76,8 @@ async function warmUp(list: RenderMap[], done: "prepared" | "warmed"): Promise<v
     // Left to the requests that meet it.
   }
   self.postMessage({ type: done });
+  // Building the stores and the warm-up draws leave garbage: collect it before traffic comes.
+  collectWhenIdle();
 }
 
 function errorOf(err: unknown): WorkerError {
@@ -77,8 +95,12 @@ self.onmessage = async (e: MessageEvent) => {
       type: "init";
       loader: ServiceLoaderSpec | null;
       heapLimitBytes: number;
-      /** Growth of the heap that triggers a collection between jobs (default: GcBudget's). */
+      /** Growth of the heap after which the worker collects once idle (default: GcBudget's). */
       gcBudgetBytes?: number;
+      /** Growth after which it collects between jobs at once (default: 4 budgets). */
+      gcLimitBytes?: number;
+      /** Quiet time before an idle collection (ms). */
+      gcIdleMs?: number;
       /** Build the geometry stores of every map now (one worker of a pool does). */
       prepare?: boolean;
       /** The pool's build ticket counter (see _store_age.ts). */
@@ -95,7 +117,11 @@ self.onmessage = async (e: MessageEvent) => {
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
     if (msg.buildCounter) useBuildCounter(msg.buildCounter);
-    if (msg.gcBudgetBytes !== undefined) collector = new GcBudget(msg.gcBudgetBytes);
+    collector = new WorkerCollector({
+      budgetBytes: msg.gcBudgetBytes,
+      limitBytes: msg.gcLimitBytes,
+      idleMs: msg.gcIdleMs,
+    });
     // Warm up at start rather than on the first request: CanvasKit, fonts, and
     // the services (the lookup of no map fails, but only after loading them).
     loadKit().catch(() => {});
@@ -115,10 +141,16 @@ self.onmessage = async (e: MessageEvent) => {
     maps?.all().then((list) => warmUp(list, "warmed"), () => self.postMessage({ type: "warmed" }));
     return;
   }
+  // Work arrived: a pending idle collection would now delay it.
+  collector.cancel();
   await inTurn(() => runOne(msg.id, msg.job));
+  if (queued === 0) collectWhenIdle();
 };
 
-/** Runs one job and replies; then collects garbage when due, and says so when done. */
+/**
+ * Runs one job and replies; then collects garbage at once when it grew past the limit (else
+ * the worker collects once idle), and says so when done.
+ */
 async function runOne(id: number, job: RenderJob): Promise<void> {
   let kit: Kit | null = null;
   // Set just before the reply, which tells the pool.
@@ -138,7 +170,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
       }
       return resolve(service, map);
     });
-    collecting = collector.due();
+    collecting = collector.dueNow();
     self.postMessage(
       {
         id,
@@ -152,7 +184,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
       { transfer: transferablesOf(result) },
     );
   } catch (err) {
-    collecting = collector.due();
+    collecting = collector.dueNow();
     self.postMessage({
       id,
       ok: false,
@@ -165,8 +197,8 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
     // The reply is on its way; the job's garbage goes now, before the next job starts. The
     // pool sends no job here until "collected" (another worker takes it meanwhile).
     if (collecting) {
-      collector.collect();
-      self.postMessage({ type: "collected" });
+      collector.collectNow();
+      self.postMessage({ type: "collected", collections: collector.collections });
     }
   }
 }

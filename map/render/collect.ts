@@ -117,3 +117,21 @@ export interface MemoryUse {
   heapUsed: number;
   external: number;
 }
+
+/**
+ * The main thread's timed check: collects when the budget is due, but not
+ * while `busy()` (render jobs in flight). V8's `gc()` is a full, atomic
+ * collection (27 ms for the main thread's 27 MB heap, against a 3 ms final
+ * pause for V8's own incremental one): started while a render job is
+ * drawing, it delayed that request's answer by as much (bench/README.md,
+ * "Fixed cost per request, issue 9, sixth step"). Meanwhile V8's own
+ * collections keep the heap in check. Returns whether it collected.
+ *
+ * @example
+ * ```ts
+ * collectUnlessBusy(new GcBudget(), () => false);
+ * ```
+ */
+export function collectUnlessBusy(budget: GcBudget, busy: () => boolean): boolean {
+  return !busy() && budget.check();
+}

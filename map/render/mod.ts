@@ -23,7 +23,7 @@
  */
 export { type Kit, loadKit, RenderMemoryError } from "./_canvaskit.ts";
 export { DEFAULT_HEAP_LIMIT_MB } from "./_heap_guard.ts";
-export { GC_BUDGET_BYTES, GcBudget, type MemoryUse } from "./collect.ts";
+export { collectUnlessBusy, GC_BUDGET_BYTES, GcBudget, type MemoryUse } from "./collect.ts";
 export { drawMapPixels, type DrawnMap, renderMap } from "./draw_map.ts";
 export {
   applyTransparentColor,

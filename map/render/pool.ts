@@ -54,10 +54,14 @@ export interface RenderPoolOptions {
   heapLimitMb?: number;
   /**
    * Growth of a worker's heap and buffers, in MiB, after which it collects
-   * its garbage between two jobs (default 32; only when the process runs
-   * with `--expose-gc`, see collect.ts).
+   * its garbage once it has been idle `gcIdleMs` (default 32; only when the
+   * process runs with `--expose-gc`, see collect.ts and _worker_gc.ts).
    */
   gcBudgetMb?: number;
+  /** Growth after which a worker collects between two jobs at once (default: 4 budgets). */
+  gcLimitMb?: number;
+  /** Quiet time of a worker before its due collection runs (default 100 ms). */
+  gcIdleMs?: number;
 }
 
 /** What a pool has done about memory (diagnostics and tests). */
@@ -136,6 +140,11 @@ export interface WorkerError {
   facts?: RequestFacts;
 }
 
+/** MiB to bytes; undefined stays undefined (the worker's default). */
+function mib(v: number | undefined): number | undefined {
+  return v === undefined ? undefined : v * 2 ** 20;
+}
+
 /** Rebuilds a worker's error; only an InvalidRequestError stays the client's fault. */
 function errorFrom(e: WorkerError): Error {
   const err = e.facts ? new InvalidRequestError(e.message, e.facts) : new Error(e.message);
@@ -192,9 +201,9 @@ export class RenderPool implements Renderer {
       type: "init",
       loader: this.#opts.loader,
       heapLimitBytes: this.#heapLimitBytes,
-      gcBudgetBytes: this.#opts.gcBudgetMb === undefined
-        ? undefined
-        : this.#opts.gcBudgetMb * 2 ** 20,
+      gcBudgetBytes: mib(this.#opts.gcBudgetMb),
+      gcLimitBytes: mib(this.#opts.gcLimitMb),
+      gcIdleMs: this.#opts.gcIdleMs,
       prepare,
       buildCounter: this.#buildCounter,
     });
@@ -206,8 +215,14 @@ export class RenderPool implements Renderer {
         this.#shareStore(slot, (e.data as { data: PolygonStoreData | PointStoreData }).data);
         return;
       }
+      if (type === "collecting") {
+        // An idle worker collects: jobs go elsewhere until it is done.
+        slot.collecting = true;
+        return;
+      }
       if (type === "collected") {
         slot.collecting = false;
+        slot.collections = (e.data as { collections: number }).collections;
         this.#pump();
         return;
       }
@@ -299,6 +314,11 @@ export class RenderPool implements Renderer {
     this.#recycled++;
   }
 
+  /** Jobs queued or running (the main thread defers its own collection meanwhile, main.ts). */
+  get pending(): number {
+    return this.#queue.length + this.#slots.filter((s) => s.busy).length;
+  }
+
   /** Workers replaced so far and each worker's last reported heap. */
   stats(): RenderPoolStats {
     return {
@@ -383,14 +403,29 @@ export interface InProcessRendererOptions {
  */
 export class InProcessRenderer implements Renderer {
   readonly #heapLimitBytes: number;
+  #pending = 0;
 
   /** Creates the renderer. */
   constructor(opts: InProcessRendererOptions = {}) {
     this.#heapLimitBytes = (opts.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB) * 2 ** 20;
   }
 
+  /** Jobs running (as {@link RenderPool.pending}). */
+  get pending(): number {
+    return this.#pending;
+  }
+
   /** Runs a job now. */
   async run<J extends RenderJob>(job: J, localResolve?: MapResolver): Promise<JobResult<J>> {
+    this.#pending++;
+    try {
+      return await this.#run(job, localResolve);
+    } finally {
+      this.#pending--;
+    }
+  }
+
+  async #run<J extends RenderJob>(job: J, localResolve?: MapResolver): Promise<JobResult<J>> {
     checkJobFits(job, this.#heapLimitBytes);
     const kit = await loadKit();
     let result: JobResult<J>;

@@ -3,7 +3,8 @@ import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import { loadKit } from "./_canvaskit.ts";
 import { Scratch } from "./_scratch.ts";
-import { GcBudget } from "./collect.ts";
+import { collectUnlessBusy, GcBudget } from "./collect.ts";
+import { WorkerCollector } from "./_worker_gc.ts";
 import { encodeImage } from "./encode.ts";
 import { encodePng } from "./png.ts";
 
@@ -104,4 +105,50 @@ Deno.test("GcBudget without V8's collector never collects", () => {
   budget.check();
   assert.equal(budget.collections, 0);
   assert.equal(held.length, 4 * 2 ** 20);
+});
+
+Deno.test("collectUnlessBusy collects a due budget only when nothing is busy", () => {
+  let runs = 0;
+  const budget = new GcBudget(8 * 2 ** 20, () => runs++);
+  budget.check(); // baseline
+  const first = runs;
+  const held = new Uint8Array(32 * 2 ** 20).fill(1);
+  assert.equal(collectUnlessBusy(budget, () => true), false, "busy: not now");
+  assert.equal(runs, first);
+  assert.equal(collectUnlessBusy(budget, () => false), true, "quiet: collects");
+  assert.equal(runs, first + 1);
+  assert.equal(held[0], 1);
+});
+
+Deno.test("WorkerCollector: past its limit at once, past its budget only once idle", async () => {
+  let runs = 0;
+  const gc = () => runs++;
+  const phases: string[] = [];
+  const c = new WorkerCollector({
+    budgetBytes: 8 * 2 ** 20,
+    limitBytes: 64 * 2 ** 20,
+    idleMs: 1,
+    gc,
+  });
+  c.collectNow(); // baseline
+  const base = runs;
+  const held = [new Uint8Array(32 * 2 ** 20).fill(1)];
+  assert.equal(c.dueNow(), false, "past the budget, under the limit: not between jobs");
+  // Work arriving cancels a pending idle collection.
+  c.whenIdle(() => false, (p) => phases.push(p));
+  c.cancel();
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(runs, base, "cancelled");
+  // Still busy when the timer fires: not now.
+  c.whenIdle(() => true, (p) => phases.push(p));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(runs, base, "busy");
+  c.whenIdle(() => false, (p) => phases.push(p));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(runs, base + 1, "idle: collected");
+  assert.deepEqual(phases, ["start", "done"]);
+  assert.equal(c.collections, 2);
+  held.push(new Uint8Array(80 * 2 ** 20).fill(1));
+  assert.equal(c.dueNow(), true, "past the limit: at once");
+  assert.equal(held.length, 2);
 });
