@@ -49,10 +49,36 @@ export function worldShifts(
 ): number[] {
   if (period <= 0) return [0];
   const out: number[] = [];
-  const kMin = Math.max(Math.ceil((b0 - a1) / period), -MAX_WORLD_COPIES);
-  const kMax = Math.min(Math.floor((b1 - a0) / period), MAX_WORLD_COPIES);
-  for (let k = kMin; k <= kMax; k++) out.push(k === 0 ? 0 : k * period); // never -0
+  const kMax = lastWorldCopy(a0, b1, period);
+  for (let k = firstWorldCopy(a1, b0, period); k <= kMax; k++) {
+    out.push(k === 0 ? 0 : k * period); // never -0
+  }
   return out;
+}
+
+/**
+ * The first k of {@link worldShifts} (shift k * `period`, `period` > 0):
+ * without building the list, for hot loops over single points.
+ *
+ * @example
+ * ```ts
+ * firstWorldCopy(-170, 160, 360); // 1
+ * ```
+ */
+export function firstWorldCopy(a1: number, b0: number, period: number): number {
+  return Math.max(Math.ceil((b0 - a1) / period), -MAX_WORLD_COPIES);
+}
+
+/**
+ * The last k of {@link worldShifts} (shift k * `period`, `period` > 0).
+ *
+ * @example
+ * ```ts
+ * lastWorldCopy(-180, 200, 360); // 1
+ * ```
+ */
+export function lastWorldCopy(a0: number, b1: number, period: number): number {
+  return Math.min(Math.floor((b1 - a0) / period), MAX_WORLD_COPIES);
 }
 
 /**

@@ -22,7 +22,14 @@ import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
 import { addStoredRings, polygonStore, ringWindow } from "./_geomstore.ts";
 import { labelText, pointStore } from "./_pointstore.ts";
-import { addPath, addPoint, addPolygon, type ScreenView, screenView } from "./_geometry.ts";
+import {
+  addPath,
+  addPoint,
+  addPointAt,
+  addPolygon,
+  type ScreenView,
+  screenView,
+} from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
 import { fillBatches } from "./_fill_batches.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
@@ -156,6 +163,9 @@ function drawFills(canvas: Canvas, painter: Painter, symbol: SimpleFillSymbol, g
 /** Label candidates collected per layer at most. */
 const MAX_LABEL_CANDIDATES = 5000;
 
+/** The (empty, never written) commands of a point feature. */
+const NO_CMDS: number[] = [];
+
 /** Stands for "geometry already prepared in the cache" (never drawn itself). */
 const CACHED: Geometry = { type: "Polygon", rings: [] };
 
@@ -249,14 +259,18 @@ export function drawLayer(
     const pad = reachPx * display.resolution;
     const v = view.visible;
     const simple = view.period === 0 || (v.xmin >= -view.period / 2 && v.xmax <= view.period / 2);
+    // One array for every point's screen copies (emit copies them out): no garbage per point.
+    const featXy: number[] = [];
     for (let i = 0; i < xs.length; i++) {
       const x = xs[i], y = ys[i];
       if (
         simple && (x < v.xmin - pad || x > v.xmax + pad || y < v.ymin - pad || y > v.ymax + pad)
       ) continue;
-      const featXy: number[] = [];
-      addPoint([x, y], view, featXy);
-      if (featXy.length) emit(font ? points.label(i) : "", classes[cls[i]].symbol, featXy, []);
+      featXy.length = 0;
+      addPointAt(x, y, view, featXy);
+      if (featXy.length) {
+        emit(font ? points.label(i) : "", classes[cls[i]].symbol, featXy, NO_CMDS);
+      }
     }
   } else if (store) {
     // Same tolerance as the cache's levels, so both paths draw the same pixels.

@@ -20,7 +20,7 @@
  */
 import type { Extent, Position } from "../types.ts";
 import { type MapDisplay, toScreen } from "../geo/display.ts";
-import { worldPeriod, worldShifts } from "../geo/wrap.ts";
+import { firstWorldCopy, lastWorldCopy, worldPeriod, worldShifts } from "../geo/wrap.ts";
 
 /** CanvasKit path verbs (values of `CanvasKit.MOVE_VERB` etc.). */
 export const MOVE = 0, LINE = 1, CLOSE = 5;
@@ -340,10 +340,21 @@ function addFlatPath(xy: ArrayLike<number>, a: number, b: number, v: ScreenView,
  * inside the padded image; appended as x, y pairs.
  */
 export function addPoint(p: Position, v: ScreenView, out: number[]): void {
-  for (const shift of shiftsFor(p[0], p[0], v)) {
-    const x0 = p[0] + shift;
-    const x = v.t.a * x0 + v.t.b * p[1] + v.t.c;
-    const y = v.t.d * x0 + v.t.e * p[1] + v.t.f;
+  addPointAt(p[0], p[1], v, out);
+}
+
+/**
+ * {@link addPoint} for a point given as two numbers: no array per point
+ * (the point-store loop walks up to 100,000 of them per view).
+ */
+export function addPointAt(px: number, py: number, v: ScreenView, out: number[]): void {
+  const period = v.period;
+  const kMin = period > 0 ? firstWorldCopy(px, v.visible.xmin, period) : 0;
+  const kMax = period > 0 ? lastWorldCopy(px, v.visible.xmax, period) : 0;
+  for (let k = kMin; k <= kMax; k++) {
+    const x0 = px + (k === 0 ? 0 : k * period); // never -0, as worldShifts
+    const x = v.t.a * x0 + v.t.b * py + v.t.c;
+    const y = v.t.d * x0 + v.t.e * py + v.t.f;
     if (x >= v.minX && x <= v.maxX && y >= v.minY && y <= v.maxY) out.push(x, y);
   }
 }

@@ -16,7 +16,13 @@ import type {
   SimpleMarkerSymbol,
   SymbolSpec,
 } from "../document/renderer.ts";
-import { freeSurface, type Kit, makeRasterSurface, RenderMemoryError } from "./_canvaskit.ts";
+import {
+  freeSurface,
+  type Kit,
+  makeRasterSurface,
+  RenderMemoryError,
+  scratchOf,
+} from "./_canvaskit.ts";
 import { CLOSE, LINE, MOVE } from "./_geometry.ts";
 import { makeSprite } from "./_stamp.ts";
 import { dedupeKeepLast, type MarkerSink, overlapFreeGroups } from "./_markers.ts";
@@ -229,13 +235,14 @@ export class Painter {
    */
   markers(
     canvas: Canvas,
-    xy: number[],
+    xy: ArrayLike<number>,
     m: SimpleMarkerSymbol,
     sink?: MarkerSink,
   ): void {
     if (xy.length === 0) return;
     const ox = m.xoffset * this.pxPerPt, oy = -m.yoffset * this.pxPerPt;
-    const pts = dedupeKeepLast(xy, ox, oy);
+    const scratch = scratchOf(this.kit);
+    const pts = dedupeKeepLast(xy, ox, oy, scratch);
     const n = pts.length / 2;
     const reach = (m.size * this.pxPerPt) / 2 * Math.SQRT2 +
       (m.outline ? Math.max(1, m.outline.width * this.pxPerPt) : 0) + 1;
@@ -247,17 +254,19 @@ export class Painter {
       this.#stamp(pts, m, sink!);
       return;
     }
-    const groups = overlapFreeGroups(pts, 2 * reach);
-    const pathCost = groups.length * 40 + n * 0.5;
+    const bounds = overlapFreeGroups(pts, 2 * reach, scratch);
+    const pathCost = (bounds.length - 1) * 40 + n * 0.5;
     if (pathCost <= stampCost) {
-      for (const g of groups) this.#markerPaths(canvas, pts.slice(g[0], g[1]), m);
+      for (let g = 0; g + 1 < bounds.length; g++) {
+        this.#markerPaths(canvas, pts.subarray(bounds[g], bounds[g + 1]), m);
+      }
       return;
     }
     this.#stamp(pts, m, sink!);
   }
 
   /** Stamps markers from one pre-drawn sprite through `sink`. */
-  #stamp(xy: number[], m: SimpleMarkerSymbol, sink: MarkerSink): void {
+  #stamp(xy: Float64Array, m: SimpleMarkerSymbol, sink: MarkerSink): void {
     const n = xy.length / 2;
     const { ck } = this.kit;
     const r = (m.size * this.pxPerPt) / 2;
@@ -269,7 +278,7 @@ export class Painter {
     try {
       const sc = surface.getCanvas();
       sc.clear(ck.TRANSPARENT);
-      this.#markerPaths(sc, [half, half], m);
+      this.#markerPaths(sc, Float64Array.of(half, half), m);
       spritePx = sc.readPixels(0, 0, {
         colorType: ck.ColorType.RGBA_8888,
         alphaType: ck.AlphaType.Premul,
@@ -281,7 +290,11 @@ export class Painter {
       freeSurface(surface);
     }
     if (!spritePx) throw new RenderMemoryError("reading back a marker sprite");
-    const corners = new Int32Array(n * 2);
+    const corners = new Int32Array(
+      scratchOf(this.kit).bytes("marker corners", n * 8).buffer,
+      0,
+      n * 2,
+    );
     for (let i = 0; i < n; i++) {
       corners[i * 2] = Math.round(xy[i * 2] - half);
       corners[i * 2 + 1] = Math.round(xy[i * 2 + 1] - half);
@@ -290,20 +303,33 @@ export class Painter {
   }
 
   /** Draws markers as paths (fill, then outline) at the given points. */
-  #markerPaths(canvas: Canvas, xy: number[], m: SimpleMarkerSymbol): void {
+  #markerPaths(canvas: Canvas, xy: Float64Array, m: SimpleMarkerSymbol): void {
     const { ck } = this.kit;
     const r = (m.size * this.pxPerPt) / 2;
     const tpl = this.#markerCmds(m.style, r, m.angle);
-    const cmds: number[] = [];
+    // Each marker's commands are the template's, moved: as many numbers. Skia reads
+    // them as 32-bit floats, so a Float32Array from the scratch draws the same.
+    const n = xy.length >> 1;
+    const cmds = new Float32Array(
+      scratchOf(this.kit).bytes("marker cmds", n * tpl.length * 4).buffer,
+      0,
+      n * tpl.length,
+    );
+    let k = 0;
     for (let i = 0; i < xy.length; i += 2) {
       const x = xy[i], y = xy[i + 1];
       for (let j = 0; j < tpl.length;) {
         const verb = tpl[j++];
-        cmds.push(verb);
+        cmds[k++] = verb;
         if (verb === MOVE || verb === LINE) {
-          cmds.push(tpl[j++] + x, tpl[j++] + y);
+          cmds[k++] = tpl[j++] + x;
+          cmds[k++] = tpl[j++] + y;
         } else if (verb === CONIC) {
-          cmds.push(tpl[j++] + x, tpl[j++] + y, tpl[j++] + x, tpl[j++] + y, tpl[j++]);
+          cmds[k++] = tpl[j++] + x;
+          cmds[k++] = tpl[j++] + y;
+          cmds[k++] = tpl[j++] + x;
+          cmds[k++] = tpl[j++] + y;
+          cmds[k++] = tpl[j++];
         }
       }
     }
