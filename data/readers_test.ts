@@ -1,17 +1,34 @@
 import assert from "node:assert/strict";
-import { type ListWork, type ListWorkResult, openCatalog } from "./catalog.ts";
+import { type Catalog, type ListWork, type ListWorkResult, openCatalog } from "./catalog.ts";
 import { ReaderPool } from "./readers.ts";
 import type { ListQuery } from "./_query.ts";
 import { demoDb, idsOf, publishedRecords, tempDir, writeJson } from "../tests/_data_fixtures.ts";
 import { importFiles } from "./import.ts";
 
-Deno.test("reader pool: lists prepared in a worker equal lists computed in place", async () => {
+/** A demo database, a reader pool of `size` on it, and two read-only catalogues beside it. */
+async function withPool(
+  size: number,
+  test: (
+    t: { path: string; pool: ReaderPool; prepared: Catalog; inPlace: Catalog },
+  ) => Promise<void>,
+): Promise<void> {
   const { dir, cleanup } = await tempDir();
   const path = demoDb(dir, { vacancies: 3_000, agencies: 4, competitions: 5 });
-  const pool = new ReaderPool({ path, size: 2 });
+  const pool = new ReaderPool({ path, size });
   const prepared = openCatalog(path, { readonly: true });
   const inPlace = openCatalog(path, { readonly: true });
   try {
+    await test({ path, pool, prepared, inPlace });
+  } finally {
+    pool.close();
+    prepared.close();
+    inPlace.close();
+    await cleanup();
+  }
+}
+
+Deno.test("reader pool: lists prepared in a worker equal lists computed in place", () =>
+  withPool(2, async ({ path, pool, prepared, inPlace }) => {
     const vac = publishedRecords(path, "vacancy");
     const agency = (vac[0].agency as { id: number }).id;
     const shapes: ListQuery[] = [
@@ -41,13 +58,7 @@ Deno.test("reader pool: lists prepared in a worker equal lists computed in place
     }
     // Default order, no filter: never any work.
     assert.equal(prepared.listWork("vacancies", { page: 250 }), null);
-  } finally {
-    pool.close();
-    prepared.close();
-    inPlace.close();
-    await cleanup();
-  }
-});
+  }));
 
 Deno.test("reader pool: a result from an older revision is not kept", async () => {
   const { dir, cleanup } = await tempDir();
@@ -154,13 +165,8 @@ Deno.test("reader pool: a page past the end of a searched or filtered list is co
   }
 });
 
-Deno.test("reader pool: concurrent requests for different pages of one cold list share one build", async () => {
-  const { dir, cleanup } = await tempDir();
-  const path = demoDb(dir, { vacancies: 3_000, agencies: 4, competitions: 5 });
-  const pool = new ReaderPool({ path, size: 1 });
-  const prepared = openCatalog(path, { readonly: true });
-  const inPlace = openCatalog(path, { readonly: true });
-  try {
+Deno.test("reader pool: concurrent requests for different pages of one cold list share one build", () =>
+  withPool(1, async ({ pool, prepared, inPlace }) => {
     const shape: ListQuery = {
       search: "специалист",
       ordering: [{ field: "salary_from", desc: true }],
@@ -181,10 +187,4 @@ Deno.test("reader pool: concurrent requests for different pages of one cold list
         `page ${page}`,
       );
     }
-  } finally {
-    pool.close();
-    prepared.close();
-    inPlace.close();
-    await cleanup();
-  }
-});
+  }));
