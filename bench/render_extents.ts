@@ -396,8 +396,9 @@ for (const d of sets) {
   await prepare(d);
   for (const workers of workerCounts) {
     for (let round = 0; round < Number(args.rounds); round++) {
-      // Without MapServer (`--no-mapserver`, for memory figures) its times read as 1 ms.
-      const none = [views.map(() => 1), views.map(() => 1)];
+      // Without MapServer (`--no-mapserver`, for memory figures) its columns and the ratios read
+      // "-" (the arithmetic below runs on NaN).
+      const none = [views.map(() => NaN), views.map(() => NaN)];
       const ms1 = args.mapserver ? await mapserver(d, views) : none;
       const us = await ours(d, views, workers);
       const ms2 = args.mapserver ? await mapserver(d, views) : none;
@@ -406,18 +407,19 @@ for (const d of sets) {
       const perExtentCold = views.map((_, i) => us.passes[0][i] / ms[0][i]);
       const firstOfLevel = views.map((v, i) => views.findIndex((w) => w.level === v.level) === i);
       const newLevel = perExtentCold.filter((_, i) => firstOfLevel[i]);
+      const fix = (x: number, digits: number) => Number.isNaN(x) ? "-" : x.toFixed(digits);
       const row = [
         d.label,
         workers,
         round + 1,
         sum(us.passes[0]).toFixed(0),
-        sum(ms[0]).toFixed(0),
-        (sum(us.passes[0]) / sum(ms[0])).toFixed(2),
+        fix(sum(ms[0]), 0),
+        fix(sum(us.passes[0]) / sum(ms[0]), 2),
         sum(us.passes[1]).toFixed(0),
-        sum(ms[1]).toFixed(0),
-        (sum(us.passes[1]) / sum(ms[1])).toFixed(2),
-        `${median(perExtentCold).toFixed(2)} / ${Math.max(...perExtentCold).toFixed(2)}`,
-        Math.max(...newLevel).toFixed(2),
+        fix(sum(ms[1]), 0),
+        fix(sum(us.passes[1]) / sum(ms[1]), 2),
+        `${fix(median(perExtentCold), 2)} / ${fix(Math.max(...perExtentCold), 2)}`,
+        fix(Math.max(...newLevel), 2),
         us.rss.toFixed(0),
         loadavg().split(" ")[0],
       ];
