@@ -5,8 +5,9 @@
  * four maps one after another; prints the pool's stats as JSON. A second
  * argument, JSON, sets the pool's `gcBudgetMb`, `gcLimitMb` and `gcIdleMs`
  * (default: a 1 MiB budget and limit, so every job is followed by a
- * collection at once) and `waitIdleMs`: how long to wait after the jobs
- * for an idle collection, printing the stats right after the jobs too.
+ * collection at once), `waitIdleMs`: how long to wait after the jobs
+ * for an idle collection, printing the stats right after the jobs too,
+ * and `jobs`, how many maps to draw.
  */
 import { RenderPool } from "../map/render/pool.ts";
 
@@ -16,6 +17,8 @@ const opts = JSON.parse(Deno.args[1] ?? "{}") as {
   gcLimitMb?: number;
   gcIdleMs?: number;
   waitIdleMs?: number;
+  /** Jobs to draw (default 4). */
+  jobs?: number;
 };
 const pool = new RenderPool({
   size,
@@ -32,7 +35,7 @@ try {
   for (let i = 0; i < 600 && pool.stats().warmedWorkers < size; i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < (opts.jobs ?? 4); i++) {
     await pool.run({
       kind: "map",
       service: "Pool",

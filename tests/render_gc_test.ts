@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 
 interface ProbeStats {
   collections: number;
+  jobsBehindCollection: number;
   jobs: number[];
   warmedWorkers: number;
 }
@@ -66,6 +67,23 @@ Deno.test("a worker past its budget but under its limit collects once idle, not 
   });
   assert.deepEqual(afterJobs.jobs, [4]);
   assert.equal(afterJobs.collections, 0, "no collection between back-to-back jobs");
+  assert.ok(idle.collections >= 1, `collections once idle: ${idle.collections}`);
+});
+
+Deno.test("an idle collection never holds up a job: the worker collects only with the pool's leave", async () => {
+  // No quiet time before an idle collection is due and a budget every job passes: the worker's
+  // timer fires right after each reply, while the pool is already posting the next job (sent as
+  // soon as the last one is answered). Without leave from the pool, such jobs reached a worker
+  // busy collecting and waited for it.
+  const [afterJobs, idle] = await probeLines(["--v8-flags=--expose-gc"], 1, {
+    gcBudgetMb: 1 / 1024,
+    gcLimitMb: 100_000,
+    gcIdleMs: 0,
+    waitIdleMs: 30_000,
+    jobs: 12,
+  });
+  assert.deepEqual(afterJobs.jobs, [12]);
+  assert.equal(idle.jobsBehindCollection, 0);
   assert.ok(idle.collections >= 1, `collections once idle: ${idle.collections}`);
 });
 

@@ -51,16 +51,18 @@ function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
 }
 
 /**
- * Collects the garbage once the worker has been idle a moment, telling the pool, which sends
- * no job here meanwhile (see _worker_gc.ts).
+ * Once the worker has been idle a moment and a collection is due, asks the pool for leave to
+ * collect ("may-collect"); the pool grants it ("collect") only while it has sent no job here, and
+ * sends none until "collected" (see _worker_gc.ts).
  */
 function collectWhenIdle(): void {
-  collector.whenIdle(() => queued > 0, (phase) =>
-    self.postMessage(
-      phase === "start"
-        ? { type: "collecting" }
-        : { type: "collected", collections: collector.collections },
-    ));
+  collector.whenIdle(() => queued > 0, () => self.postMessage({ type: "may-collect" }));
+}
+
+/** The pool granted an idle collection: runs it unless work arrived after all, and says so. */
+function collectOnLeave(): void {
+  const ran = queued === 0 && collector.collectGranted();
+  self.postMessage({ type: "collected", collections: collector.collections, ran });
 }
 
 /** Draws the start-up views, one per turn, then tells the pool (`done` names the message). */
@@ -108,7 +110,8 @@ self.onmessage = async (e: MessageEvent) => {
     }
     | { type: "job"; id: number; job: RenderJob }
     | { type: "store"; data: PolygonStoreData | PointStoreData }
-    | { type: "warm" };
+    | { type: "warm" }
+    | { type: "collect" };
   if (msg.type === "store") {
     if (msg.data.kind === "points") adoptPointStore(msg.data);
     else adoptPolygonStore(msg.data);
@@ -135,6 +138,10 @@ self.onmessage = async (e: MessageEvent) => {
         return warmUp(list, "prepared");
       }, () => self.postMessage({ type: "prepared" }));
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
+    return;
+  }
+  if (msg.type === "collect") {
+    collectOnLeave();
     return;
   }
   if (msg.type === "warm") {
@@ -198,7 +205,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
     // pool sends no job here until "collected" (another worker takes it meanwhile).
     if (collecting) {
       collector.collectNow();
-      self.postMessage({ type: "collected", collections: collector.collections });
+      self.postMessage({ type: "collected", collections: collector.collections, ran: true });
     }
   }
 }

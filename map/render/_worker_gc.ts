@@ -85,28 +85,44 @@ export class WorkerCollector {
   }
 
   /**
-   * When a collection is due, runs it after `idleMs` without work, calling
-   * `busy` to ask whether work runs at that moment (then the next
-   * {@link whenIdle} tries again) and `around` to announce it (`start`
-   * before, `done` after). Work arriving meanwhile calls {@link cancel}.
+   * When a collection is due, asks for it after `idleMs` without work:
+   * calls `busy` to ask whether work runs at that moment (then the next
+   * {@link whenIdle} tries again), else `ask`, which requests the pool's
+   * leave ({@link collectGranted} runs it once granted). Asking first
+   * closes a race: a job the pool posted just as the timer fired would
+   * otherwise wait behind the collection. Work arriving meanwhile calls
+   * {@link cancel}.
    *
    * @example
    * ```ts
    * const c = new WorkerCollector();
-   * c.whenIdle(() => false, (phase) => console.log(phase));
+   * c.whenIdle(() => false, () => console.log("may I collect?"));
    * c.cancel();
    * ```
    */
-  whenIdle(busy: () => boolean, around: (phase: "start" | "done") => void): void {
+  whenIdle(busy: () => boolean, ask: () => void): void {
     this.cancel();
     if (!this.#budget.due(this.#budgetBytes)) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (busy() || !this.#budget.due(this.#budgetBytes)) return;
-      around("start");
-      this.#budget.collect();
-      around("done");
+      ask();
     }, this.#idleMs);
+  }
+
+  /**
+   * Runs the collection the pool allowed, if it is still due; returns
+   * whether it ran.
+   *
+   * @example
+   * ```ts
+   * const ran: boolean = new WorkerCollector().collectGranted();
+   * ```
+   */
+  collectGranted(): boolean {
+    if (!this.#budget.due(this.#budgetBytes)) return false;
+    this.collectNow();
+    return true;
   }
 
   /** Drops a pending idle collection (work arrived). */

@@ -84,6 +84,8 @@ export interface RenderPoolStats {
   collections: number;
   /** Jobs each current worker answered (a replacement starts at 0). */
   jobs: number[];
+  /** Jobs that reached a worker while it collected its garbage, and waited for it. */
+  jobsBehindCollection: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -159,6 +161,7 @@ export class RenderPool implements Renderer {
   #nextId = 1;
   #closed = false;
   #recycled = 0;
+  #behindCollection = 0;
   #storeBuilds = 0;
   #prepared = false;
   #warmed = 0;
@@ -215,14 +218,21 @@ export class RenderPool implements Renderer {
         this.#shareStore(slot, (e.data as { data: PolygonStoreData | PointStoreData }).data);
         return;
       }
-      if (type === "collecting") {
-        // An idle worker collects: jobs go elsewhere until it is done.
+      if (type === "may-collect") {
+        // An idle worker asks to collect. Granted only while no job is on its way to it (that job
+        // would wait behind the collection); jobs go elsewhere until it is done. Refused, it asks
+        // again once idle after that job.
+        if (slot.busy || slot.collecting || this.#closed) return;
         slot.collecting = true;
+        worker.postMessage({ type: "collect" });
         return;
       }
       if (type === "collected") {
+        const m = e.data as { collections: number; ran: boolean };
+        // A job posted before the worker collected waited for it (never, when leave is asked).
+        if (m.ran && slot.busy) this.#behindCollection++;
         slot.collecting = false;
-        slot.collections = (e.data as { collections: number }).collections;
+        slot.collections = m.collections;
         this.#pump();
         return;
       }
@@ -332,6 +342,7 @@ export class RenderPool implements Renderer {
       ),
       collections: this.#slots.reduce((n, s) => n + s.collections, 0),
       jobs: this.#slots.map((s) => s.jobs),
+      jobsBehindCollection: this.#behindCollection,
     };
   }
 

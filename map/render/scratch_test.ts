@@ -134,20 +134,26 @@ Deno.test("WorkerCollector: past its limit at once, past its budget only once id
   const base = runs;
   const held = [new Uint8Array(32 * 2 ** 20).fill(1)];
   assert.equal(c.dueNow(), false, "past the budget, under the limit: not between jobs");
+  const ask = () => phases.push("ask");
   // Work arriving cancels a pending idle collection.
-  c.whenIdle(() => false, (p) => phases.push(p));
+  c.whenIdle(() => false, ask);
   c.cancel();
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(runs, base, "cancelled");
+  assert.deepEqual(phases, [], "cancelled");
   // Still busy when the timer fires: not now.
-  c.whenIdle(() => true, (p) => phases.push(p));
+  c.whenIdle(() => true, ask);
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(runs, base, "busy");
-  c.whenIdle(() => false, (p) => phases.push(p));
+  assert.deepEqual(phases, [], "busy");
+  // Idle: it asks for leave and collects nothing until granted.
+  c.whenIdle(() => false, ask);
   await new Promise((r) => setTimeout(r, 20));
-  assert.equal(runs, base + 1, "idle: collected");
-  assert.deepEqual(phases, ["start", "done"]);
+  assert.deepEqual(phases, ["ask"]);
+  assert.equal(runs, base, "asked, not collected");
+  assert.equal(c.collectGranted(), true, "granted: collected");
+  assert.equal(runs, base + 1);
   assert.equal(c.collections, 2);
+  assert.equal(c.collectGranted(), false, "no longer due");
+  assert.equal(runs, base + 1);
   held.push(new Uint8Array(80 * 2 ** 20).fill(1));
   assert.equal(c.dueNow(), true, "past the limit: at once");
   assert.equal(held.length, 2);
