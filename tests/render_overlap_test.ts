@@ -47,7 +47,10 @@ const features: Feature[] = [
   },
 ];
 
-function render(fill: [number, number, number, number]): Pixels {
+function render(
+  fill: [number, number, number, number],
+  background?: null,
+): Pixels {
   const map: RenderMap = {
     name: "Zones",
     wkid: 4326,
@@ -77,6 +80,7 @@ function render(fill: [number, number, number, number]): Pixels {
     widthPx: 800,
     heightPx: 200,
     format: "png32",
+    background,
   });
   return decode(r.bytes);
 }
@@ -123,6 +127,17 @@ Deno.test("50% fills: each feature blends over the ones below it, so overlaps ar
   assert.ok(near(at(img, 65, 40), once, 3), "the outer square alone is one layer");
   assert.ok(near(at(img, 137.5, 37.5), once, 3), "a part of a multipart feature is one layer");
   assert.ok(near(at(img, 177.5, 25), [...WHITE, 255]), "the hole stays open");
+});
+
+Deno.test("50% fills over a transparent background keep their colour; overlaps are more opaque", () => {
+  // The surface stores premultiplied pixels; the image must come out unpremultiplied.
+  const img = render([0, 0, 255, 128], null);
+  const a = 128 / 255;
+  assert.ok(near(at(img, 15, 15), [0, 0, 255, 128], 2), `one layer: ${at(img, 15, 15)}`);
+  const two = Math.round(255 * (1 - (1 - a) * (1 - a)));
+  assert.ok(near(at(img, 32, 32), [0, 0, 255, two], 2), `two layers: ${at(img, 32, 32)}`);
+  assert.equal(at(img, 127.5, 27.5)[3], 0, "between the parts stays transparent");
+  assert.equal(at(img, 177.5, 25)[3], 0, "the hole stays transparent");
 });
 
 Deno.test("batched drawing gives exactly the pixels of drawing each feature on its own", () => {

@@ -123,9 +123,19 @@ export function makeRasterSurface(kit: Kit, w: number, h: number, what: string):
 const ownPixels = new WeakMap<Surface, { ck: CanvasKit; pixels: MallocObj }>();
 
 /**
- * A surface like `MakeSurface`'s (RGBA 8888, the same alpha type, cleared)
- * over pixel memory this module allocated, so {@link surfacePixels} can read
- * it in place; null when the heap cannot hold it.
+ * A cleared RGBA 8888 surface over pixel memory this module allocated, so
+ * {@link surfacePixels} can read it in place; null when the heap cannot
+ * hold it.
+ *
+ * Its pixels are stored premultiplied, unlike `MakeSurface`'s: Skia then
+ * blends in its 8-bit pipeline, which draws the antialiased hairlines of
+ * polygon outlines about twice as fast as the float pipeline an
+ * unpremultiplied surface needs (10 against 5.5 ms for a world map of the
+ * 50m countries, issue 9). Every read of a map's pixels already went
+ * through premultiplied values (the compositor reads premultiplied and
+ * unpremultiplies; opaque pixels are the same either way), so only the
+ * blending arithmetic changes: antialiased edge pixels differ by a few
+ * levels (bench/README.md, issue 9, eighth step).
  */
 function makeOwnedSurface(kit: Kit, w: number, h: number): Surface | null {
   const { ck } = kit;
@@ -136,8 +146,7 @@ function makeOwnedSurface(kit: Kit, w: number, h: number): Surface | null {
       width: w,
       height: h,
       colorType: ck.ColorType.RGBA_8888,
-      // What MakeSurface uses: drawn pixels are stored unpremultiplied.
-      alphaType: ck.AlphaType.Unpremul,
+      alphaType: ck.AlphaType.Premul,
       colorSpace: ck.ColorSpace.SRGB,
     },
     pixels,
@@ -154,7 +163,8 @@ function makeOwnedSurface(kit: Kit, w: number, h: number): Surface | null {
 
 /**
  * The pixels of a surface made by {@link borrowSurface}, in place in the
- * wasm heap (unpremultiplied RGBA): valid only until the next call into
+ * wasm heap (premultiplied RGBA, as stored; the same as unpremultiplied
+ * where alpha is 255): valid only until the next call into
  * CanvasKit, which may grow and so move the heap. Null for other surfaces.
  */
 export function surfacePixels(s: Surface): Uint8Array | null {

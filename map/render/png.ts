@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { constants, deflateSync } from "node:zlib";
+import { constants, crc32, deflateSync } from "node:zlib";
 import { quantize } from "./_quantize.ts";
 import type { Scratch } from "./_scratch.ts";
 
@@ -34,22 +34,9 @@ export interface PngOptions {
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(parts: Uint8Array[]): number {
-  let c = 0xffffffff;
-  for (const p of parts) {
-    for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]) & 0xff] ^ (c >>> 8);
-  }
-  return (c ^ 0xffffffff) >>> 0;
+/** CRC-32 of the chunk type and data: native zlib's (a JS table loop took 0.3-0.4 ms per image). */
+function chunkCrc(typeBytes: Uint8Array, data: Uint8Array): number {
+  return crc32(data, crc32(typeBytes));
 }
 
 function chunk(type: string, data: Uint8Array): Uint8Array {
@@ -59,7 +46,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   const typeBytes = new TextEncoder().encode(type);
   out.set(typeBytes, 4);
   out.set(data, 8);
-  dv.setUint32(8 + data.length, crc32([typeBytes, data]));
+  dv.setUint32(8 + data.length, chunkCrc(typeBytes, data));
   return out;
 }
 

@@ -95,3 +95,29 @@ Deno.test("PNG8 quantises images with more than 256 colours closely", () => {
 Deno.test("encoder refuses a buffer of the wrong size", () => {
   assert.throws(() => encodePng(new Uint8Array(10), 2, 2), /got 10 bytes/);
 });
+
+/** CRC-32 (ISO-HDLC, PNG's) bit by bit: the reference the chunk CRCs are checked against. */
+function referenceCrc(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+Deno.test("every chunk's CRC covers its type and data", () => {
+  for (const kind of ["rgba", "rgb", "palette"] as const) {
+    const png = encodePng(sample(), 40, 30, { kind });
+    const dv = new DataView(png.buffer, png.byteOffset, png.byteLength);
+    const types: string[] = [];
+    for (let o = 8; o < png.length;) {
+      const n = dv.getUint32(o);
+      types.push(new TextDecoder().decode(png.subarray(o + 4, o + 8)));
+      assert.equal(dv.getUint32(o + 8 + n), referenceCrc(png.subarray(o + 4, o + 8 + n)));
+      o += 12 + n;
+    }
+    assert.equal(types.at(-1), "IEND", `${kind}: ${types}`);
+    assert.ok(types.includes("IDAT"), `${kind}: ${types}`);
+  }
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { loadKit } from "./_canvaskit.ts";
+import { borrowSurface, loadKit, releaseSurface, surfacePixels } from "./_canvaskit.ts";
 import { Scratch } from "./_scratch.ts";
 import { collectUnlessBusy, GcBudget } from "./collect.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
@@ -61,6 +61,27 @@ Deno.test("encodeImage through the kit's buffers: consecutive images of differen
     const again = decode(encodeImage(kit, b, 120, 90, format).bytes);
     assert.deepEqual(out, again, `${format}: the same image encodes the same`);
     if (format !== "png24") assert.deepEqual(out, b, `${format}: exact`);
+  }
+});
+
+Deno.test("borrowed surfaces store premultiplied pixels (Skia's 8-bit pipeline), read in place", async () => {
+  const kit = await loadKit();
+  const s = borrowSurface(kit, 4, 3);
+  try {
+    s.getCanvas().clear(kit.ck.Color(200, 100, 50, 0.5));
+    const px = surfacePixels(s);
+    assert.ok(px, "a borrowed surface is read in place");
+    assert.equal(px.length, 4 * 3 * 4);
+    const [r, g, b, a] = px.subarray(0, 4);
+    assert.ok(Math.abs(a - 128) <= 1, `alpha ${a}`);
+    // Premultiplied: each channel scaled by alpha (unpremultiplied would read 200, 100, 50).
+    for (const [got, want] of [[r, 100], [g, 50], [b, 25]]) {
+      assert.ok(Math.abs(got - want) <= 1, `pixel ${[r, g, b, a]}`);
+    }
+    s.getCanvas().clear(kit.ck.Color(200, 100, 50, 1));
+    assert.deepEqual([...surfacePixels(s)!.subarray(0, 4)], [200, 100, 50, 255]);
+  } finally {
+    releaseSurface(kit, s);
   }
 });
 
