@@ -22,7 +22,7 @@
  */
 import type { FeatureSource } from "../sources/source.ts";
 import { normalizeWkid } from "../geo/projection.ts";
-import { addRing, type ScreenView } from "./_geometry.ts";
+import { addRing, type RingChunks, type ScreenView } from "./_geometry.ts";
 import { buildStart, supersedes } from "./_store_age.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
@@ -40,6 +40,17 @@ export interface PolygonStoreData {
   ringStart: Uint32Array;
   /** xmin, ymin, xmax, ymax of each ring. */
   ringBox: Float64Array;
+  /**
+   * Ring r's chunks are `ringChunk[r]` .. `ringChunk[r + 1] - 1` (none for
+   * a ring of at most {@link RING_CHUNK} vertices): chunk k of a ring that
+   * starts at vertex s spans vertices s + kC .. s + (k + 1)C (C =
+   * RING_CHUNK; the last ends at the ring's end), so neighbours share their
+   * end vertex and every edge is in one chunk. Absent in stores made
+   * without chunks: then no ring has any.
+   */
+  ringChunk?: Uint32Array;
+  /** xmin, ymin, xmax, ymax of each chunk. */
+  chunkBox?: Float64Array;
   /** x0, y0, x1, y1, ... of all vertices. */
   xy: Float64Array;
 }
@@ -62,6 +73,12 @@ let publish: ((data: PolygonStoreData) => void) | null = null;
 
 /** Features read from the source at a time while building (bounds the transient memory). */
 const CHUNK = 16;
+
+/**
+ * Vertices per ring chunk (see {@link PolygonStoreData.ringChunk}); chosen
+ * by measurement (bench/README.md, "Chunk boxes for large rings").
+ */
+export const RING_CHUNK = 128;
 
 /** Where stores built in this thread are announced (the worker passes one to its pool). */
 export function setStorePublisher(fn: ((data: PolygonStoreData) => void) | null): void {
@@ -86,7 +103,8 @@ export function adoptPolygonStore(data: PolygonStoreData, own = false): boolean 
 /** Memory a store takes (its shared buffers). */
 export function storeBytes(d: PolygonStoreData): number {
   return d.ids.byteLength + d.featRing.byteLength + d.ringStart.byteLength +
-    d.ringBox.byteLength + d.xy.byteLength;
+    d.ringBox.byteLength + d.xy.byteLength + (d.ringChunk?.byteLength ?? 0) +
+    (d.chunkBox?.byteLength ?? 0);
 }
 
 /** The stores this thread holds (for tests and the pool's bookkeeping). */
@@ -115,12 +133,29 @@ class Grow {
   }
 }
 
+/** Appends xmin, ymin, xmax, ymax of vertices a .. b (inclusive) of flat coordinates `xy`. */
+function pushBox(xy: Float64Array, a: number, b: number, out: Grow): void {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = a; i <= b; i++) {
+    const x = xy[2 * i], y = xy[2 * i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  out.push(x0);
+  out.push(y0);
+  out.push(x1);
+  out.push(y1);
+}
+
 /** Reads every polygon of the source once into shared flat arrays. */
 export function buildPolygonStore(src: FeatureSource, key: string): PolygonStoreData {
   const startedAt = buildStart();
   const revision = src.revision();
   const ids = src.query({ fields: [], returnGeometry: false }).map((f) => f.id);
   const featRing = new Grow(), ringStart = new Grow(), ringBox = new Grow(), xy = new Grow();
+  const ringChunk = new Grow(), chunkBox = new Grow();
   const featIds: number[] = [];
   for (let c = 0; c < ids.length; c += CHUNK) {
     const chunk = ids.slice(c, c + CHUNK);
@@ -131,25 +166,23 @@ export function buildPolygonStore(src: FeatureSource, key: string): PolygonStore
       if (!g || g.type !== "Polygon") continue;
       for (const ring of g.rings) {
         ringStart.push(xy.n / 2);
-        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        ringChunk.push(chunkBox.n / 4);
         for (const p of ring) {
-          const x = p[0], y = p[1];
-          xy.push(x);
-          xy.push(y);
-          if (x < x0) x0 = x;
-          if (x > x1) x1 = x;
-          if (y < y0) y0 = y;
-          if (y > y1) y1 = y;
+          xy.push(p[0]);
+          xy.push(p[1]);
         }
-        ringBox.push(x0);
-        ringBox.push(y0);
-        ringBox.push(x1);
-        ringBox.push(y1);
+        const e = xy.n / 2, s = e - ring.length;
+        pushBox(xy.a, s, e - 1, ringBox);
+        // Chunk k: vertices s + kC .. s + (k + 1)C, the last one ending at the ring's end.
+        for (let a = s; ring.length > RING_CHUNK && a < e - 1; a += RING_CHUNK) {
+          pushBox(xy.a, a, Math.min(a + RING_CHUNK, e - 1), chunkBox);
+        }
       }
     }
   }
   featRing.push(ringStart.n);
   ringStart.push(xy.n / 2);
+  ringChunk.push(chunkBox.n / 4);
   const copy = <T extends Float64Array | Uint32Array>(
     g: Grow,
     make: (b: SharedArrayBuffer) => T,
@@ -168,6 +201,8 @@ export function buildPolygonStore(src: FeatureSource, key: string): PolygonStore
     featRing: copy(featRing, (b) => new Uint32Array(b), 4),
     ringStart: copy(ringStart, (b) => new Uint32Array(b), 4),
     ringBox: copy(ringBox, (b) => new Float64Array(b), 8),
+    ringChunk: copy(ringChunk, (b) => new Uint32Array(b), 4),
+    chunkBox: copy(chunkBox, (b) => new Float64Array(b), 8),
     xy: copy(xy, (b) => new Float64Array(b), 8),
   };
   data.ids.set(featIds);
@@ -223,21 +258,32 @@ export function ringWindow(view: ScreenView, pad: number): RingWindow {
   };
 }
 
-/** Work array of {@link addStoredRings}: one simplified ring at a time. */
+/** Work arrays of {@link addStoredRings}: one simplified ring at a time, and its vertices' chunks. */
 let simplified = new Float64Array(1024);
+/** The chunks of the ring in `simplified` as addRing takes them (`of` is the work array). */
+const ringChunks: RingChunks = {
+  of: new Int32Array(512),
+  box: new Float64Array(0),
+  first: 0,
+  count: 0,
+};
 
 /**
  * Radial simplification of ring r (as _geomcache.ts generalises) into
  * `simplified`; returns its vertex count, 0 when the ring simplifies to
- * fewer than 4 vertices.
+ * fewer than 4 vertices. With `chunked`, `ringChunks.of` gets each kept
+ * vertex's chunk (a vertex two chunks share counts in the earlier one).
  */
-function simplifyRing(d: PolygonStoreData, r: number, tol: number): number {
+function simplifyRing(d: PolygonStoreData, r: number, tol: number, chunked: boolean): number {
   const s = d.ringStart[r], e = d.ringStart[r + 1], xy = d.xy;
   const n = e - s;
   if (simplified.length < 2 * n) {
     simplified = new Float64Array(Math.max(2 * n, 2 * simplified.length));
   }
-  const out = simplified;
+  if (chunked && ringChunks.of.length < n) {
+    ringChunks.of = new Int32Array(Math.max(n, 2 * ringChunks.of.length));
+  }
+  const out = simplified, outChunk = ringChunks.of;
   if (n <= 4) {
     if (n !== 4) return 0;
     out.set(xy.subarray(2 * s, 2 * e));
@@ -247,13 +293,21 @@ function simplifyRing(d: PolygonStoreData, r: number, tol: number): number {
   let lx = xy[2 * s], ly = xy[2 * s + 1];
   out[0] = lx;
   out[1] = ly;
+  // Vertex i is in chunk k, which ends at vertex `end` (inclusive).
+  let k = 0, end = s + RING_CHUNK;
+  if (chunked) outChunk[0] = 0;
   let m = 1;
   for (let i = s + 1; i < e - 1; i++) {
+    if (i > end) {
+      k++;
+      end += RING_CHUNK;
+    }
     const x = xy[2 * i], y = xy[2 * i + 1];
     const dx = x - lx, dy = y - ly;
     if (dx * dx + dy * dy >= t2) {
       out[2 * m] = x;
       out[2 * m + 1] = y;
+      if (chunked) outChunk[m] = k;
       m++;
       lx = x;
       ly = y;
@@ -261,6 +315,7 @@ function simplifyRing(d: PolygonStoreData, r: number, tol: number): number {
   }
   out[2 * m] = xy[2 * (e - 1)];
   out[2 * m + 1] = xy[2 * (e - 1) + 1];
+  if (chunked) outChunk[m] = e - 1 > end ? k + 1 : k;
   m++;
   return m >= 4 ? m : 0;
 }
@@ -273,6 +328,15 @@ function simplifyRing(d: PolygonStoreData, r: number, tol: number): number {
  * under `tol` would simplify to nothing, and one under `minDiag` (half a
  * pixel) would draw nothing, so both are skipped without reading their
  * vertices.
+ *
+ * A ring of more than {@link RING_CHUNK} vertices is handed over with its
+ * chunks, so addRing clips only the ends of the runs of chunks beyond the
+ * view (a small view of a continent clips a few hundred points, not the
+ * whole coastline) and the pixels are exactly those without chunks. The
+ * simplifications (here and addRing's to half a pixel) still walk every
+ * vertex, in loops over typed arrays: skipping a run's vertices would
+ * change which vertices are kept after it, so the path, by fractions of
+ * a pixel, and antialiased pixels along it.
  */
 export function addStoredRings(
   store: Installed,
@@ -286,7 +350,7 @@ export function addStoredRings(
 ): number | undefined {
   const i = store.index.get(id);
   if (i === undefined) return undefined;
-  const d = store.data, box = d.ringBox;
+  const d = store.data, box = d.ringBox, chunks = d.ringChunk;
   let taken = 0;
   for (let r = d.featRing[i]; r < d.featRing[i + 1]; r++) {
     const x0 = box[4 * r], y0 = box[4 * r + 1], x1 = box[4 * r + 2], y1 = box[4 * r + 3];
@@ -297,9 +361,18 @@ export function addStoredRings(
     if (n > 4 && diag2 < tol * tol) continue;
     // Every vertex within half a pixel of the first: drawing keeps one point and emits nothing.
     if (diag2 < minDiag * minDiag) continue;
-    const m = simplifyRing(d, r, tol);
+    // A ring inside the window has no chunk beyond the clip rectangle (in a rotated view
+    // perhaps a few in its corners).
+    const chunked = chunks !== undefined && chunks[r + 1] > chunks[r] &&
+      (x0 < win.xmin || x1 > win.xmax || y0 < win.ymin || y1 > win.ymax);
+    const m = simplifyRing(d, r, tol, chunked);
     if (m === 0) continue;
-    addRing(simplified, m, view, cmds, outline);
+    if (chunked) {
+      ringChunks.box = d.chunkBox!;
+      ringChunks.first = chunks[r];
+      ringChunks.count = chunks[r + 1] - chunks[r];
+    }
+    addRing(simplified, m, view, cmds, outline, chunked ? ringChunks : null);
     taken++;
   }
   return taken;
