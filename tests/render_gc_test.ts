@@ -36,6 +36,21 @@ async function probeLines(
   return text.trim().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
 }
 
+/**
+ * One worker under --expose-gc whose every job passes a tiny budget and none its limit, so it
+ * collects only once idle for `gcIdleMs`: its stats right after `jobs` back-to-back jobs, then
+ * once it collected.
+ */
+function idleProbe(gcIdleMs: number, jobs: number): Promise<ProbeStats[]> {
+  return probeLines(["--v8-flags=--expose-gc"], 1, {
+    gcBudgetMb: 1 / 1024,
+    gcLimitMb: 100_000,
+    gcIdleMs,
+    waitIdleMs: 30_000,
+    jobs,
+  });
+}
+
 async function probe(v8Flags: string[], workers = 1): Promise<ProbeStats> {
   return (await probeLines(v8Flags, workers)).at(-1)!;
 }
@@ -59,12 +74,7 @@ Deno.test("a worker past its budget but under its limit collects once idle, not 
   // Every job leaves more than the tiny budget, none reaches the limit: the four jobs follow each
   // other without a collection (one would overlap the next request, bench/README.md), and the
   // worker collects once it has been idle a second.
-  const [afterJobs, idle] = await probeLines(["--v8-flags=--expose-gc"], 1, {
-    gcBudgetMb: 1 / 1024,
-    gcLimitMb: 100_000,
-    gcIdleMs: 1000,
-    waitIdleMs: 30_000,
-  });
+  const [afterJobs, idle] = await idleProbe(1000, 4);
   assert.deepEqual(afterJobs.jobs, [4]);
   assert.equal(afterJobs.collections, 0, "no collection between back-to-back jobs");
   assert.ok(idle.collections >= 1, `collections once idle: ${idle.collections}`);
@@ -75,13 +85,7 @@ Deno.test("an idle collection never holds up a job: the worker collects only wit
   // timer fires right after each reply, while the pool is already posting the next job (sent as
   // soon as the last one is answered). Without leave from the pool, such jobs reached a worker
   // busy collecting and waited for it.
-  const [afterJobs, idle] = await probeLines(["--v8-flags=--expose-gc"], 1, {
-    gcBudgetMb: 1 / 1024,
-    gcLimitMb: 100_000,
-    gcIdleMs: 0,
-    waitIdleMs: 30_000,
-    jobs: 12,
-  });
+  const [afterJobs, idle] = await idleProbe(0, 12);
   assert.deepEqual(afterJobs.jobs, [12]);
   assert.equal(idle.jobsBehindCollection, 0);
   assert.ok(idle.collections >= 1, `collections once idle: ${idle.collections}`);

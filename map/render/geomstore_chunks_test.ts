@@ -23,12 +23,7 @@ import {
   storeBytes,
 } from "./_geomstore.ts";
 import { freeSurface, type Kit, loadKit, makeRasterSurface } from "./_canvaskit.ts";
-
-/** Deterministic random numbers in (0, 1) (Park–Miller; the tests only need them repeatable). */
-function random(seed: number): () => number {
-  let a = seed % 2147483647 || 1;
-  return () => (a = (a * 48271) % 2147483647) / 2147483647;
-}
+import { seededRandom } from "../../tests/_random.ts";
 
 /** A closed star-shaped ring of n vertices around (cx, cy) with a ragged radius up to r. */
 function star(cx: number, cy: number, r: number, n: number, rnd: () => number): Position[] {
@@ -92,7 +87,7 @@ function source(rings: Position[][][]): FeatureSource {
 }
 
 function features(): Position[][][] {
-  const rnd = random(9);
+  const rnd = seededRandom(9);
   return [
     [star(10, 20, 30, 5000, rnd), star(12, 18, 8, 1500, rnd).reverse()],
     [spiral(-60, -10, 40, 5, 6000)],
@@ -214,7 +209,7 @@ Deno.test("a large ring's chunks beyond the view give the same path and pixels a
     storeBytes(data),
     storeBytes(plain) + data.ringChunk!.byteLength + data.chunkBox!.byteLength,
   );
-  const rnd = random(17);
+  const rnd = seededRandom(17);
   let collapsed = 0, drawn = 0;
   for (let f = 0; f < all.length; f++) {
     const list = views(all[f], 40, rnd);
@@ -254,7 +249,7 @@ Deno.test("a small view inside a large ring has nearly every chunk of its coast 
 
 Deno.test("the comparison sees a wrong collapse: a chunk that enters the view drawn as one segment", async () => {
   const kit = await loadKit();
-  const ring = star(0, 0, 10, 2000, random(3));
+  const ring = star(0, 0, 10, 2000, seededRandom(3));
   const n = ring.length;
   const xy = new Float64Array(ring.flat());
   const count = Math.ceil((n - 1) / RING_CHUNK);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { dedupeKeepLast, overlapFreeGroups } from "./_markers.ts";
 import { Scratch } from "./_scratch.ts";
+import { seededRandom } from "../../tests/_random.ts";
 
 /** The Set-based duplicate removal these helpers replaced (the reference). */
 function referenceDedupe(xy: number[], ox: number, oy: number): number[] {
@@ -38,18 +39,9 @@ function referenceGroups(xy: number[], cell: number): number[] {
   return bounds;
 }
 
-/** Seeded pseudo-random numbers in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 /** `n` points on a w x h image plus margin, many on repeated quarter-pixel spots. */
 function points(n: number, w: number, h: number, seed: number): number[] {
-  const r = random(seed);
+  const r = seededRandom(seed);
   const xy: number[] = [];
   for (let i = 0; i < n; i++) {
     if (i > 0 && r() < 0.3) {
