@@ -43,6 +43,7 @@ import { LEGEND_ENDPOINT, LEGEND_IMAGE_ENDPOINT } from "./_legend.ts";
 import { LAYER_ENDPOINTS } from "./_layers.ts";
 import { QUERY_ENDPOINTS } from "./_query.ts";
 import { SwatchCache } from "./_swatch_cache.ts";
+import { HTML_PAGES, type HtmlPage, htmlReply } from "./html/mod.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -75,6 +76,8 @@ export interface RestApiOptions {
   onError?: (error: unknown, path: string) => void;
   /** Bytes of legend swatch images kept for `/images/` requests (default 8 MiB). */
   swatchCacheBytes?: number;
+  /** The `f=html` Services Directory page of each endpoint that has one (default {@link HTML_PAGES}). */
+  pages?: ReadonlyMap<RestEndpoint, HtmlPage>;
 }
 
 /** The REST face: answers one request addressed below `/arcgis/rest`. */
@@ -124,6 +127,7 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
     pattern: new URLPattern({ pathname: endpoint.path }, { ignoreCase: true }),
   }));
   const swatches = new SwatchCache(opts.swatchCacheBytes);
+  const pages = opts.pages ?? HTML_PAGES;
 
   async function handle(rawPath: string, params: RestParams, urls: RequestUrls) {
     // `.../MapServer/` is `.../MapServer`, as ArcGIS Server reads it.
@@ -158,6 +162,8 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
       }
       const call: RestCall = { params, path: groups, format: requested, urls, maps, swatches };
       if (endpoint.title) out.title = endpoint.title(call);
+      const page = requested === "html" ? pages.get(endpoint) : undefined;
+      if (page) return htmlReply(await page(call, endpoint));
       const value = await endpoint.handle(call);
       if (value instanceof RestFile) {
         return { status: 200, contentType: value.contentType, body: value.body };

@@ -8,6 +8,7 @@
  * @module
  */
 import { InvalidRequestError, type MemberRef, type RequestMember } from "../errors.ts";
+import { escapeHtml } from "./html/escape.ts";
 
 /** One answer, ready for HTTP. */
 export interface RestReply {
@@ -49,10 +50,6 @@ const CALLBACK = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/;
 /** Whether `name` is a safe JSONP callback name. */
 export function isCallbackName(name: string): boolean {
   return name.length <= 128 && CALLBACK.test(name);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** JSON with U+2028/U+2029 escaped, so the text is also valid JavaScript (JSONP). */
