@@ -5,6 +5,31 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { startTestServer, type TestServer } from "./_api_helpers.ts";
+
+/**
+ * A test on a fresh demo server (the `Recruitment` service), closed after it.
+ *
+ * @example
+ * ```ts ignore
+ * restServerTest("REST /info", async (s) => { await rest(s.url, "/info", { f: "json" }); });
+ * ```
+ */
+export function restServerTest(name: string, fn: (s: TestServer) => Promise<void>): void {
+  Deno.test({
+    name,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const s = await startTestServer();
+      try {
+        await fn(s);
+      } finally {
+        await s.close();
+      }
+    },
+  });
+}
 
 /** A REST answer: the HTTP status, headers, text and (for JSON) the parsed body. */
 export interface RestAnswer {

@@ -5,26 +5,9 @@
  * error body (HTTP 200) for bad input.
  */
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "./_api_helpers.ts";
-import { assertRestError, rest } from "./_rest_helpers.ts";
+import { assertRestError, rest, restServerTest as serverTest } from "./_rest_helpers.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
-
-function serverTest(name: string, fn: (s: TestServer) => Promise<void>): void {
-  Deno.test({
-    name,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const s = await startTestServer();
-      try {
-        await fn(s);
-      } finally {
-        await s.close();
-      }
-    },
-  });
-}
 
 serverTest("REST /info and /services describe the server and its services", async (s) => {
   const info = await rest(s.url, "/info", { f: "json" });

@@ -12,7 +12,7 @@ import { SPATIAL_RELATIONS } from "../../geo/relate.ts";
 import { EXPORT_FORMATS } from "../_export.ts";
 import { type Html, markup } from "./escape.ts";
 import { servicePath } from "./page.ts";
-import { type FormField, operationPage } from "./_operation_page.ts";
+import { type FormField, type OperationPage, operationPage } from "./_operation_page.ts";
 import { arr, cell, extentBlock, geometryText, type Json, obj, properties, text } from "./_show.ts";
 import { linksOf } from "./_service_pages.ts";
 
@@ -195,6 +195,35 @@ function searchResults(value: unknown, find: boolean): Html {
 ${rows}</tbody></table>`;
 }
 
+/** The form and results of each service operation. */
+const MAP_OPERATIONS: Readonly<
+  Record<
+    "export" | "identify" | "find",
+    Pick<OperationPage, "action" | "fields" | "results"> & {
+      name: string;
+    }
+  >
+> = {
+  export: {
+    name: "Export Map",
+    action: "Export Map Image",
+    fields: EXPORT_FIELDS,
+    results: exportResults,
+  },
+  identify: {
+    name: "Identify",
+    action: "Identify",
+    fields: IDENTIFY_FIELDS,
+    results: (v) => searchResults(v, false),
+  },
+  find: {
+    name: "Find",
+    action: "Find",
+    fields: FIND_FIELDS,
+    results: (v) => searchResults(v, true),
+  },
+};
+
 /**
  * The page of a service operation (`export`, `identify`, `find`).
  *
@@ -212,36 +241,13 @@ export function mapOperationPage(
   frameOf(call, service);
   const links = linksOf(call);
   const path = `${servicePath(service.name)}/${operation}`;
-  const crumbs = [...links.crumbs(service.name), { label: operation }];
-  switch (operation) {
-    case "export":
-      return operationPage(call, endpoint, links, {
-        title: `Export Map: ${service.name}`,
-        crumbs,
-        path,
-        action: "Export Map Image",
-        fields: EXPORT_FIELDS,
-        results: exportResults,
-      });
-    case "identify":
-      return operationPage(call, endpoint, links, {
-        title: `Identify: ${service.name}`,
-        crumbs,
-        path,
-        action: "Identify",
-        fields: IDENTIFY_FIELDS,
-        results: (v) => searchResults(v, false),
-      });
-    case "find":
-      return operationPage(call, endpoint, links, {
-        title: `Find: ${service.name}`,
-        crumbs,
-        path,
-        action: "Find",
-        fields: FIND_FIELDS,
-        results: (v) => searchResults(v, true),
-      });
-  }
+  const form = MAP_OPERATIONS[operation];
+  return operationPage(call, endpoint, links, {
+    ...form,
+    title: `${form.name}: ${service.name}`,
+    crumbs: [...links.crumbs(service.name), { label: operation }],
+    path,
+  });
 }
 
 /**

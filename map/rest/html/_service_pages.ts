@@ -156,3 +156,35 @@ ${limits}
 <p><b>Supported Operations:</b> ${ops.map((o) => markup`&nbsp;&nbsp;${o}`)}</p>`,
   });
 }
+
+/**
+ * The legend page: each layer's swatches (served by the layer's `images`
+ * resource, as the legend JSON names them) beside their labels.
+ *
+ * @example
+ * ```ts ignore
+ * legendPage(call, await legendJson(call, drawn));
+ * ```
+ */
+export function legendPage(call: RestCall, value: Json): string {
+  const service = serviceOf(call);
+  const links = linksOf(call);
+  const base = servicePath(service.name);
+  const layers = arr(value.layers).map(obj).map((l) => {
+    const rows = arr(l.legend).map(obj).map((e) => {
+      const src = links.href(`${base}/${l.layerId}/images/${encodeURIComponent(text(e.url))}`);
+      return markup`<tr><td><img src="${src}" width="${text(e.width)}" height="${
+        text(e.height)
+      }" alt=""></td><td>${text(e.label)}</td></tr>\n`;
+    });
+    const href = links.href(`${base}/${l.layerId}`);
+    return markup`<h3><a href="${href}">${text(l.layerName)}</a> (${text(l.layerId)})</h3>
+<table>${rows}</table>\n`;
+  });
+  return directoryPage({
+    title: `Legend: ${service.name}`,
+    crumbs: [...links.crumbs(service.name), { label: "legend" }],
+    jsonHref: links.href(`${base}/legend`, { f: "pjson" }),
+    body: markup`${layers}`,
+  });
+}

@@ -1,7 +1,7 @@
 /**
  * The HTML Services Directory of the REST face (`f=html`, the default
  * format), as ArcGIS Server 10.3 serves it: pages for the catalog, each
- * service, its layers and each layer, and the forms of export, query,
+ * service, its legend, its layers and each layer, and the forms of export, query,
  * identify and find with their results below. Every page is written from
  * the same answer `f=json` gives (operations run exactly as for JSON), and
  * every value reaches the page through the escaping `markup` template.
@@ -19,8 +19,9 @@ import { LAYER_ENDPOINTS } from "../_layers.ts";
 import { QUERY_ENDPOINTS } from "../_query.ts";
 import { EXPORT_ENDPOINT } from "../_export.ts";
 import { FIND_ENDPOINT, IDENTIFY_ENDPOINT } from "../_search.ts";
+import { LEGEND_ENDPOINT } from "../_legend.ts";
 import type { Json } from "./_show.ts";
-import { servicePage, servicesPage } from "./_service_pages.ts";
+import { legendPage, servicePage, servicesPage } from "./_service_pages.ts";
 import { allLayersPage, layerPage } from "./_layer_pages.ts";
 import { mapOperationPage, queryPage } from "./_operations.ts";
 
@@ -48,6 +49,7 @@ export const HTML_PAGES: ReadonlyMap<RestEndpoint, HtmlPage> = new Map<RestEndpo
   [endpoint(LAYER_ENDPOINTS, "/services/:service/MapServer/layers"), fromJson(allLayersPage)],
   [endpoint(LAYER_ENDPOINTS, "/services/:service/MapServer/:layer(\\d+)"), fromJson(layerPage)],
   [endpoint(QUERY_ENDPOINTS, "/services/:service/MapServer/:layer(\\d+)/query"), queryPage],
+  [LEGEND_ENDPOINT, fromJson(legendPage)],
   [EXPORT_ENDPOINT, (call, e) => mapOperationPage(call, e, "export")],
   [IDENTIFY_ENDPOINT, (call, e) => mapOperationPage(call, e, "identify")],
   [FIND_ENDPOINT, (call, e) => mapOperationPage(call, e, "find")],
