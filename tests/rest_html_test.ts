@@ -9,27 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
-import { rest } from "./_rest_helpers.ts";
+import { rest, restServerTest as serverTest } from "./_rest_helpers.ts";
 import { CHROMIUM, optionalTest } from "./_optional.ts";
 import { Chromium } from "./_cdp.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
-
-function serverTest(name: string, fn: (s: TestServer) => Promise<void>): void {
-  Deno.test({
-    name,
-    sanitizeResources: false,
-    sanitizeOps: false,
-    async fn() {
-      const s = await startTestServer();
-      try {
-        await fn(s);
-      } finally {
-        await s.close();
-      }
-    },
-  });
-}
 
 /** GETs an HTML page and checks it is one. */
 async function page(s: TestServer, path: string, params: Record<string, string> = {}) {
@@ -156,6 +140,20 @@ serverTest("REST HTML: the catalog, service and layer pages link to each other",
     layer,
     new RegExp(`<b>Extent:</b>\\s*<div class="indent"><b>XMin:</b> ${layerJson.extent.xmin}<br>`),
   );
+
+  // The legend: each swatch an image the layer's images resource serves.
+  const legend = await page(s, `${SERVICE}/legend`);
+  const legendJson = (await rest(s.url, `${SERVICE}/legend`, { f: "json" })).body;
+  const swatches = [...legend.matchAll(/<img src="([^"]+)"[^>]*><\/td><td>([^<]*)<\/td>/g)];
+  const entries = legendJson.layers.flatMap((l: { legend: { label: string }[] }) => l.legend);
+  assert.equal(swatches.length, entries.length);
+  assert.deepEqual(
+    swatches.map((m) => decode(m[2])),
+    entries.map((e: { label: string }) => e.label),
+  );
+  const swatch = await fetch(`${s.url}${decode(swatches[0][1])}`);
+  assert.equal(swatch.headers.get("content-type"), "image/png");
+  await swatch.body?.cancel();
 
   const all = await page(s, `${SERVICE}/layers`);
   assert.equal((all.match(/<h3>/g) ?? []).length, json.layers.length);
@@ -375,6 +373,27 @@ serverTest("REST HTML: export, identify and find forms show their results", asyn
   assert.equal(hits[0][1], hitsJson[0].value);
   assert.match(hits[0][3], /^Point/);
 });
+
+serverTest(
+  "REST query: text= searches the display field, as the form's Text field asks",
+  async (s) => {
+    const path = `${SERVICE}/0/query`;
+    const count = async (params: Record<string, string>) =>
+      (await rest(s.url, path, { ...params, returnCountOnly: "true", f: "json" })).body.count;
+    const all = await count({ where: "1=1" });
+    const byText = await count({ text: "начальник" });
+    assert.equal(byText, await count({ where: "title LIKE '%начальник%'" }));
+    assert.ok(byText > 0 && byText < all, `${byText} of ${all}`);
+    assert.equal(await count({ text: "O'Brien" }), 0, "a quote is text, not SQL");
+    assert.equal(await count({ text: "начальник", where: "1=1" }), all, "where wins over text");
+    const shown = await page(
+      s,
+      path,
+      submission(QUERY_FIELDS, { text: "начальник", returnCountOnly: "true" }),
+    );
+    assert.match(shown, new RegExp(`<b>Count:</b> ${byText}<br>`));
+  },
+);
 
 const PAYLOAD = `"'><script>alert(1)</script><img src=x onerror=alert(2)>`;
 

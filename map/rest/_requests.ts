@@ -22,6 +22,7 @@ import { InvalidRequestError } from "../errors.ts";
 import { SPATIAL_RELATIONS } from "../geo/relate.ts";
 import type { RestParams } from "./params.ts";
 import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
+import { textWhereClause } from "./_text_search.ts";
 
 function bad(name: string, message: string): InvalidRequestError {
   return new InvalidRequestError(`Invalid value of parameter '${name}': ${message}`, {}, [
@@ -128,7 +129,7 @@ export function queryRequest(
   const subFields = [...fieldList, ...(returnGeometry ? ["Shape"] : [])].join(",");
   const geometry = geometryValue(params, "geometry");
   const filter: QueryFilter = {
-    WhereClause: params.string("where") ?? "",
+    WhereClause: params.string("where") ?? textWhereClause(params, layer) ?? "",
     // Only the OID (and the shape) when no outFields are named, as ArcGIS answers.
     SubFields: subFields === "" ? layerColumns(layer).oid.name : subFields,
   };
