@@ -155,6 +155,18 @@ serverTest("REST HTML: the catalog, service and layer pages link to each other",
   assert.equal(swatch.headers.get("content-type"), "image/png");
   await swatch.body?.cancel();
 
+  // Unknown things: the ArcGIS error in the directory's frame.
+  const missing = await page(s, "/services/Nope/MapServer/0");
+  assert.match(missing, /<h2>Error<\/h2>/);
+  assert.match(
+    missing,
+    /<b>Error:<\/b> Service &#39;Nope\/MapServer&#39; does not exist\.<br><b>Code:<\/b> 404<br>Published services: Recruitment\./,
+  );
+  assert.match(
+    await page(s, `${SERVICE}/7`),
+    /<b>Error:<\/b> Layer &#39;7&#39; does not exist[^<]*<br><b>Code:<\/b> 404/,
+  );
+
   const all = await page(s, `${SERVICE}/layers`);
   assert.equal((all.match(/<h3>/g) ?? []).length, json.layers.length);
   // The JSON formats are still JSON.

@@ -43,7 +43,7 @@ import { LEGEND_ENDPOINT, LEGEND_IMAGE_ENDPOINT } from "./_legend.ts";
 import { LAYER_ENDPOINTS } from "./_layers.ts";
 import { QUERY_ENDPOINTS } from "./_query.ts";
 import { SwatchCache } from "./_swatch_cache.ts";
-import { HTML_PAGES, type HtmlPage, htmlReply } from "./html/mod.ts";
+import { errorPage, HTML_PAGES, type HtmlPage, htmlReply } from "./html/mod.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -193,6 +193,7 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
   ): RestReply {
     const { body, server } = errorBody(err, words);
     if (server) opts.onError?.(err, out.title ?? "");
+    if (out.format === "html") return htmlReply(errorPage(body.error));
     const format = out.format === "pjson" || out.format === "html" ? out.format : "json";
     return writeJson(body, { ...out, format });
   }

@@ -14,6 +14,7 @@ import type { RestCall, RestEndpoint } from "../endpoint.ts";
 import { errorBody, JSON_FORMATS } from "../reply.ts";
 import { type Html, markup } from "./escape.ts";
 import { type Crumb, directoryPage, type Links } from "./page.ts";
+import { errorBox, type RestErrorBody } from "./_error_page.ts";
 
 /** One parameter of an operation's form. */
 export interface FormField {
@@ -34,7 +35,7 @@ export interface FormField {
 /** The answer of a submitted request: its JSON, or its ArcGIS error. */
 export type Outcome =
   | { value: unknown }
-  | { error: { code: number; message: string; details: string[] } };
+  | { error: RestErrorBody };
 
 /** What one operation page shows. */
 export interface OperationPage {
@@ -161,10 +162,7 @@ export async function operationPage(
   const given = Object.fromEntries(page.fields.map((f) => [f.name, call.params.string(f.name)]));
   let results: Html | string = "";
   if (outcome && "error" in outcome) {
-    const e = outcome.error;
-    const details = e.details.map((d) => markup`<br>${d}`);
-    results =
-      markup`<div class="error" role="alert"><b>Error:</b> ${e.message}<br><b>Code:</b> ${e.code}${details}</div>`;
+    results = errorBox(outcome.error);
   } else if (outcome) {
     results = markup`<hr>${page.results(outcome.value)}`;
   }

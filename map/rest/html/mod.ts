@@ -26,6 +26,7 @@ import { allLayersPage, layerPage } from "./_layer_pages.ts";
 import { mapOperationPage, queryPage } from "./_operations.ts";
 
 export { escapeHtml, Html, markup } from "./escape.ts";
+export { errorPage } from "./_error_page.ts";
 
 /** Writes the `f=html` page of a call on `endpoint`. */
 export type HtmlPage = (call: RestCall, endpoint: RestEndpoint) => Promise<string>;
