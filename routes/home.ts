@@ -100,7 +100,7 @@ function homePage(services: readonly HomeService[]): string {
   const list = services.map((s) =>
     `<li><b>${escapeHtml(s.name)}</b> ${escapeHtml(s.description)}: ` +
     `<a href="/arcgis/services/${encodeURIComponent(s.name)}/MapServer?wsdl">WSDL</a>, ` +
-    `<a href="/arcgis/rest/services/${encodeURIComponent(s.name)}/MapServer?f=pjson">REST</a></li>`
+    `<a href="/arcgis/rest/services/${encodeURIComponent(s.name)}/MapServer">REST</a></li>`
   ).join("");
   const config: WebMapConfig | null = shown ? { service: shown.name, maps: shown.maps } : null;
   const script = config
@@ -131,7 +131,7 @@ function homePage(services: readonly HomeService[]): string {
 <ul class="links">
 <li><a href="/api/v1/competitions/">/api/v1/competitions/</a>, <a href="/api/v1/vacancies/">vacancies</a>, <a href="/api/v1/agencies/for_vacancies/">agencies</a>, <a href="/api/v1/schema/">OpenAPI</a></li>
 ${list}
-<li><a href="/arcgis/services?wsdl">SOAP service catalog</a>, <a href="/arcgis/rest/services?f=pjson">REST services</a></li>
+<li><a href="/arcgis/services?wsdl">SOAP service catalog</a>, <a href="/arcgis/rest/services">REST Services Directory</a></li>
 </ul>
 </aside>
 </main>

@@ -26,6 +26,9 @@ Deno.test("the page carries the map's configuration and loads the bundle from th
   assert.match(html, new RegExp(`<script type="module" src="${WEBMAP_SCRIPT}"`));
   assert.match(html, new RegExp(`<link rel="stylesheet" href="${WEBMAP_STYLE}">`));
   assert.doesNotMatch(html, /https?:\/\//, "nothing from another host");
+  // The REST links open the HTML Services Directory (f=html is the default).
+  assert.match(html, /<a href="\/arcgis\/rest\/services">REST Services Directory<\/a>/);
+  assert.match(html, /<a href="\/arcgis\/rest\/services\/Recruitment\/MapServer">REST<\/a>/);
 
   const script = await route(new Request(`http://x${WEBMAP_SCRIPT}`));
   assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
