@@ -288,6 +288,23 @@ serverTest("REST HTML: the query form submits to itself and shows the features",
     ),
   );
 
+  // Another map of the service (mapName): kept in the form, its features in its own coordinates.
+  const merc = await page(
+    s,
+    path,
+    submission(QUERY_FIELDS, { objectIds: "1", outFields: "id", mapName: "WebMercator" }),
+  );
+  assert.match(merc, /<input type="hidden" name="mapName" value="WebMercator">/);
+  const mercJson = (await rest(s.url, path, {
+    objectIds: "1",
+    outFields: "id",
+    mapName: "WebMercator",
+    f: "json",
+  })).body;
+  const g = mercJson.features[0].geometry;
+  assert.ok(Math.abs(g.x) > 1000, "Web Mercator metres");
+  assert.deepEqual(resultRows(merc), [["1", `Point (${g.x}, ${g.y})`]]);
+
   // Bad input: the form again, with the ArcGIS error below it.
   const bad = await page(s, path, submission(QUERY_FIELDS, { where: "1=1", outSR: "abc" }));
   assert.match(
