@@ -36,6 +36,37 @@ export const EXPORT_FORMATS: Readonly<Record<string, OutputFormat>> = {
   tiff: "tiff",
 };
 
+/**
+ * MIME types clients send for the format names (GDAL's AGS mini-driver
+ * passes its `ImageFormat` as written, e.g. `image/png`): each means the
+ * format name whose image it answers with.
+ */
+const FORMAT_MIME_TYPES: Readonly<Record<string, keyof typeof EXPORT_FORMATS>> = {
+  "image/png": "png",
+  "image/png8": "png8",
+  "image/png24": "png24",
+  "image/png32": "png32",
+  "image/jpeg": "jpg",
+  "image/jpg": "jpg",
+  "image/gif": "gif",
+  "image/bmp": "bmp",
+  "image/tiff": "tiff",
+};
+
+/** The image format of a `format` value: a format name or its MIME type, any case. */
+function exportFormat(text: string): OutputFormat {
+  const t = text.trim().toLowerCase();
+  const format = EXPORT_FORMATS[FORMAT_MIME_TYPES[t] ?? t];
+  if (!format) {
+    throw invalid(
+      "format",
+      `one of ${Object.keys(EXPORT_FORMATS).join(", ")} (or its MIME type, e.g. image/png)`,
+      text,
+    );
+  }
+  return format;
+}
+
 function numbers(name: string, text: string, count: number, expected: string): number[] {
   const parts = text.split(",").map((s) => s.trim());
   const values = parts.map(Number);
@@ -104,11 +135,7 @@ export function exportRequest(
   const size = params.size("size", { integer: true, what: "in pixels", example: "400,400" }) ??
     { width: 400, height: 400 };
   const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
-  const formatName = (params.string("format") ?? "png").trim().toLowerCase();
-  const imageFormat = EXPORT_FORMATS[formatName];
-  if (!imageFormat) {
-    throw invalid("format", `one of ${Object.keys(EXPORT_FORMATS).join(", ")}`, formatName);
-  }
+  const imageFormat = exportFormat(params.string("format") ?? "png");
   const transparent = params.boolean("transparent") ?? false;
   const rotation = params.number("rotation", { min: -360, max: 360 }) ?? 0;
   const visibility = parseLayerVisibility(frame, params.string("layers"));
