@@ -72,3 +72,28 @@ test("REST export: format given as a MIME type (GDAL's AGS driver) draws that fo
     /'format'.*image\/png/,
   );
 });
+
+test("REST export and identify: an empty layer list (QGIS's layers=show:) keeps the default layers", async (s) => {
+  const view = "bbox=20,40,60,60&size=400,200&format=png32&f=image";
+  const defaults = await exportPixels(s, view);
+  const hidden = await exportPixels(s, `${view}&layers=hide:0,1`);
+  for (const op of ["show", "hide", "include", "exclude", "SHOW"]) {
+    assertSamePixels(await exportPixels(s, `${view}&layers=${op}:`), defaults, `${op}:`);
+  }
+  assert.notDeepEqual(hidden.data, defaults.data, "hiding every layer draws another map");
+  // identify: top:, visible: and all: with no ids search what top, visible and all search.
+  const identify = async (layers: string) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "100,62",
+      tolerance: "2",
+      mapExtent: "20,40,180,78",
+      imageDisplay: "800,400,96",
+      layers,
+      f: "json",
+    })).body;
+  for (const op of ["top", "visible", "all"]) {
+    const plain = await identify(op);
+    assert.ok(plain.results.length > 0, op);
+    assert.deepEqual(await identify(`${op}:`), plain, `${op}:`);
+  }
+});

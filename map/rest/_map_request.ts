@@ -88,7 +88,7 @@ export function parseLayerDefs(frame: MapFrame, text: string | undefined): Map<n
 /**
  * The layers an export draws: the map's default visibility changed by
  * `show:ids` (only these), `hide:ids`, `include:ids` (these too) or
- * `exclude:ids`; undefined keeps the defaults.
+ * `exclude:ids`; undefined keeps the defaults (as does an empty list).
  */
 export function parseLayerVisibility(
   frame: MapFrame,
@@ -101,6 +101,9 @@ export function parseLayerVisibility(
   const op = m[1].toLowerCase();
   const ids = new Set(parseLayerIds(name, m[2]));
   checkLayerIds(frame, [...ids], name);
+  // An empty list changes nothing, `show:` included: ArcGIS then draws the
+  // default-visible layers (QGIS's whole-service layer sends `show:`).
+  if (ids.size === 0) return undefined;
   return new Map(frame.layers.map((l) => {
     const listed = ids.has(l.id);
     const visible = op === "show"
