@@ -50,7 +50,10 @@ Deno.test("export layers: show, hide, include and exclude change the default vis
   assert.deepEqual(visible("hide:0"), [false, false, true]);
   assert.deepEqual(visible("include:1"), [true, true, true]);
   assert.deepEqual(visible("EXCLUDE:0,2"), [false, false, false]);
-  assert.deepEqual(visible("show:"), [false, false, false]);
+  // An empty list keeps the defaults, show: included (as ArcGIS draws QGIS's `show:`).
+  for (const empty of ["show:", "hide:", "include:", "exclude: "]) {
+    assert.equal(parseLayerVisibility(FRAME, empty), undefined, empty);
+  }
   assert.equal(parseLayerVisibility(FRAME, undefined), undefined);
   for (const bad of ["0,1", "top:1", "show:a", "show:9"]) {
     assert.throws(() => parseLayerVisibility(FRAME, bad), InvalidRequestError, bad);
