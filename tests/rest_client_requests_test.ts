@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
 import { decode, type Pixels } from "./_render_helpers.ts";
+import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -96,4 +97,95 @@ test("REST export and identify: an empty layer list (QGIS's layers=show:) keeps 
     assert.ok(plain.results.length > 0, op);
     assert.deepEqual(await identify(`${op}:`), plain, `${op}:`);
   }
+});
+
+test("Envelopes with their corners in any order (esri-leaflet's y-down bbox) read as ArcGIS reads them", async (s) => {
+  // esri-leaflet's dynamicMapLayer request, as captured: bbox=xmin,ymax,xmax,ymin.
+  const rest21 = "size=800,500&dpi=96&format=png32&transparent=true&bboxSR=3857&imageSR=3857";
+  const leaflet = await exportPixels(
+    s,
+    `bbox=2739503.09,12856096.66,18393806.49,3072157.04&${rest21}&f=image`,
+  );
+  const ordered = await exportPixels(
+    s,
+    `bbox=2739503.09,3072157.04,18393806.49,12856096.66&${rest21}&f=image`,
+  );
+  assertSamePixels(leaflet, ordered, "y-down bbox");
+  // f=json reports the normalised extent.
+  const json = (await rest(s.url, `${SERVICE}/export`, {
+    bbox: "60,70,20,40",
+    size: "400,300",
+    f: "json",
+  })).body;
+  assert.deepEqual(json.extent, {
+    xmin: 20,
+    ymin: 40,
+    xmax: 60,
+    ymax: 70,
+    spatialReference: { wkid: 4326, latestWkid: 4326 },
+  });
+  // bbox as an Esri JSON envelope, corners swapped, its spatialReference standing for bboxSR.
+  const jsonBox = await exportPixels(
+    s,
+    `bbox=${
+      encodeURIComponent(
+        '{"xmin":18393806.49,"ymin":12856096.66,"xmax":2739503.09,"ymax":3072157.04,' +
+          '"spatialReference":{"wkid":102100}}',
+      )
+    }&size=800,500&dpi=96&format=png32&transparent=true&f=image`,
+  );
+  assertSamePixels(jsonBox, ordered, "JSON bbox");
+
+  // identify: mapExtent and an envelope geometry, corners swapped.
+  const identify = async (mapExtent: string, geometry: string) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      geometry,
+      geometryType: "esriGeometryEnvelope",
+      tolerance: "1",
+      mapExtent,
+      imageDisplay: "800,400,96",
+      layers: "all",
+      returnGeometry: "false",
+      f: "json",
+    })).body;
+  const plain = await identify("20,40,180,78", "99,61,101,63");
+  assert.ok(plain.results.length > 0, JSON.stringify(plain));
+  assert.deepEqual(
+    await identify(
+      "180,40,20,78",
+      '{"xmin":101,"ymin":63,"xmax":99,"ymax":61}',
+    ),
+    plain,
+  );
+  // query: an envelope geometry in either corner order finds the same features.
+  const query = async (geometry: string) =>
+    (await rest(s.url, `${SERVICE}/0/query`, {
+      geometry,
+      geometryType: "esriGeometryEnvelope",
+      returnIdsOnly: "true",
+      f: "json",
+    })).body;
+  const ids = await query("30,50,40,60");
+  assert.ok(ids.objectIds.length > 0, JSON.stringify(ids));
+  assert.deepEqual(await query("40,60,30,50"), ids);
+  assert.deepEqual(await query('{"xmin":40,"ymin":50,"xmax":30,"ymax":60}'), ids);
+
+  // SOAP reads an inverted EnvelopeN the same way (ArcGIS's PutCoords): the same scale.
+  const scale = async (xmin: number, ymin: number, xmax: number, ymax: number) => {
+    const reply = await postSoap(
+      `${s.url}/arcgis/services/Recruitment/MapServer`,
+      operationEnvelope(
+        "ComputeScale",
+        `<MapDescription><Name>Layers</Name><MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN">` +
+          `<XMin>${xmin}</XMin><YMin>${ymin}</YMin><XMax>${xmax}</XMax><YMax>${ymax}</YMax></Extent>` +
+          `</MapArea></MapDescription><MapImageDisplay><ImageHeight>400</ImageHeight>` +
+          `<ImageWidth>800</ImageWidth><ImageDPI>96</ImageDPI></MapImageDisplay>`,
+      ),
+    );
+    assert.equal(reply.status, 200, reply.text.slice(0, 500));
+    return Number(/<Result>([^<]*)<\/Result>/.exec(reply.text)?.[1]);
+  };
+  const normal = await scale(0, 0, 10, 1);
+  assert.ok(normal > 0);
+  assert.equal(await scale(10, 1, 0, 0), normal);
 });

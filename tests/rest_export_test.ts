@@ -263,7 +263,7 @@ Deno.test({
         ["size=400,400", /'bbox' is required/],
         ["bbox=1,2,3", /'bbox'.*four numbers/],
         ["bbox=a,b,c,d", /'bbox'/],
-        ["bbox=10,0,0,10", /xmin < xmax/],
+        ["bbox=10,0,10,10", /with a width and a height/],
         ["bbox=1e308,1e308,1.7e308,1.7e308", /within ±1000000000000000/],
         ["bbox=0,0,10,10&size=400", /'size'/],
         ["bbox=0,0,10,10&size=0,400", /'size'/],

@@ -4,7 +4,8 @@
  * `f=json` answers `{href, width, height, extent, scale}` with `href` in
  * the output directory (`/arcgis/rest/directories/arcgisoutput/...`).
  *
- * Parameters (ArcGIS Server 10.3): `bbox` (required), `bboxSR`, `size`
+ * Parameters (ArcGIS Server 10.3): `bbox` (required; corners in any
+ * order, or an Esri JSON envelope), `bboxSR`, `size`
  * (default 400,400), `dpi` (96), `imageSR` (default `bboxSR`, else the
  * map's), `format` (png, png8, png24, png32, jpg, gif, bmp, tiff),
  * `transparent`, `layers` (`show:`/`hide:`/`include:`/`exclude:` ids),
@@ -13,14 +14,21 @@
  *
  * @module
  */
-import type { ExportMapImageRequest, MapFrame, MapImageResult, OutputFormat } from "../ops/mod.ts";
+import type {
+  EnvelopeGeometry,
+  ExportMapImageRequest,
+  MapFrame,
+  MapImageResult,
+  OutputFormat,
+} from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { RestFile } from "./reply.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
-import { parseSpatialReference } from "./_geometry_json.ts";
+import { parseGeometry, parseSpatialReference } from "./_geometry_json.ts";
 import { canProject } from "../geo/projection.ts";
+import { envelopeFromCorners } from "../geo/envelope.ts";
 import { restExtent } from "./_services.ts";
 import { layerDescriptions, parseLayerDefs, parseLayerVisibility } from "./_map_request.ts";
 
@@ -79,6 +87,16 @@ function numbers(name: string, text: string, count: number, expected: string): n
   return values;
 }
 
+/** `bbox` as `xmin,ymin,xmax,ymax` or an Esri JSON envelope (whose spatialReference is bboxSR's). */
+function bboxValue(text: string): { envelope: EnvelopeGeometry; wkid: number | null } {
+  if (text.trim().startsWith("{")) {
+    const { geometry, wkid } = parseGeometry("bbox", text, "Envelope");
+    return { envelope: geometry as EnvelopeGeometry, wkid };
+  }
+  const [x1, y1, x2, y2] = numbers("bbox", text, 4, "xmin,ymin,xmax,ymax as four numbers");
+  return { envelope: envelopeFromCorners(x1, y1, x2, y2), wkid: null };
+}
+
 /** The largest bbox coordinate accepted (far past any projected world: Web Mercator's is 2e7). */
 const MAX_COORDINATE = 1e15;
 
@@ -104,28 +122,25 @@ export function exportRequest(
       ["'bbox' parameter is required"],
     );
   }
-  const [xmin, ymin, xmax, ymax] = numbers(
-    "bbox",
-    bboxText,
-    4,
-    "xmin,ymin,xmax,ymax as four numbers",
-  );
+  // Corners in any order (esri-leaflet sends xmin,ymax,xmax,ymin), as ArcGIS reads them.
+  const { envelope, wkid: bboxWkid } = bboxValue(bboxText);
+  const { xmin, ymin, xmax, ymax } = envelope;
   if (!(xmin < xmax && ymin < ymax)) {
-    throw invalid("bbox", "xmin,ymin,xmax,ymax with xmin < xmax and ymin < ymax", bboxText);
+    throw invalid("bbox", "xmin,ymin,xmax,ymax of an extent with a width and a height", bboxText);
   }
   // Beyond this, fitting the extent to the image's aspect overflows (1e308 gave NaN extents).
   if (![xmin, ymin, xmax, ymax].every((v) => Math.abs(v) <= MAX_COORDINATE)) {
     throw invalid("bbox", `coordinates within ±${MAX_COORDINATE}`, bboxText);
   }
   const bboxSRText = params.string("bboxSR");
-  const bboxSR = bboxSRText === undefined ? null : parseSpatialReference("bboxSR", bboxSRText);
+  const bboxSR = bboxSRText === undefined ? bboxWkid : parseSpatialReference("bboxSR", bboxSRText);
   const imageSRText = params.string("imageSR");
   // Without imageSR the image is drawn in bboxSR: an SR it cannot be drawn in is bboxSR's fault.
   if (imageSRText === undefined && bboxSR !== null && !canProject(frame.wkid, bboxSR)) {
     throw invalid(
-      "bboxSR",
+      bboxSRText === undefined ? "bbox" : "bboxSR",
       "a spatial reference the map can be drawn in (4326, 3857)",
-      bboxSRText!,
+      bboxSRText ?? bboxText,
     );
   }
   const imageSR = imageSRText === undefined
@@ -146,7 +161,7 @@ export function exportRequest(
       Name: frame.name,
       MapArea: {
         type: "MapExtent",
-        Extent: { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid: bboxSR },
+        Extent: { geometry: envelope, wkid: bboxSR },
       },
       Rotation: rotation,
       LayerDescriptions: layerDescriptions(frame, { visibility, definitions }),

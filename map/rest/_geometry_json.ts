@@ -2,7 +2,8 @@
  * ArcGIS REST geometry and spatial-reference parameters: Esri JSON
  * geometries (`{"x","y"}`, `{"xmin",...}`, `{"rings"}`, `{"paths"}`,
  * `{"points"}`, each with an optional `spatialReference`) and the short
- * forms `x,y` and `xmin,ymin,xmax,ymax`, read into the shared
+ * forms `x,y` and `xmin,ymin,xmax,ymax` (envelope corners in any order,
+ * as ArcGIS reads them), read into the shared
  * {@link Geometry} model (written back as Esri JSON by `map/ops`'s
  * `esriGeometryJson`, the one writer REST and SOAP's JSON results share).
  * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
@@ -14,6 +15,7 @@ import type { Geometry, LayerGeometryType, Position } from "../types.ts";
 import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
+import { envelopeFromCorners } from "../geo/envelope.ts";
 import { invalid } from "./params.ts";
 
 /** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
@@ -151,10 +153,8 @@ function fromObject(o: Record<string, unknown>, name: string): Geometry {
         JSON.stringify(o),
       );
     }
-    if (xmin > xmax || ymin > ymax) {
-      throw invalid(name, "an envelope with xmin <= xmax and ymin <= ymax", JSON.stringify(o));
-    }
-    return { type: "Envelope", xmin, ymin, xmax, ymax };
+    // Corners in any order, as ArcGIS reads envelopes.
+    return envelopeFromCorners(xmin, ymin, xmax, ymax);
   }
   if ("x" in o || "y" in o) {
     if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };

@@ -60,11 +60,18 @@ Deno.test("geometries: Esri JSON of every type and the short x,y / xmin,ymin,xma
       '{"paths":[]}',
       '{"points":[]}',
       '{"rings":[[[0,0],[1,1]]]}',
-      '{"xmin":2,"ymin":0,"xmax":1,"ymax":1}',
       '{"xmin":0,"ymin":0,"xmax":1}',
       '{"x":1,"y":2,"spatialReference":{"wkid":"a"}}',
     ]
   ) assert.throws(() => parseGeometry("g", bad), InvalidRequestError, bad);
+  // An envelope's corners may come in any order, as ArcGIS reads them.
+  assert.deepEqual(parseGeometry("g", '{"xmin":2,"ymin":1,"xmax":1,"ymax":0}').geometry, {
+    type: "Envelope",
+    xmin: 1,
+    ymin: 0,
+    xmax: 2,
+    ymax: 1,
+  });
 });
 
 Deno.test("geometry types by their Esri names, any case", () => {

@@ -75,7 +75,7 @@ function mapExtent(params: RestParams, sr: number | null): SpatialGeometry<Envel
   const parsed = parseGeometry("mapExtent", text, "Envelope");
   const e = parsed.geometry as EnvelopeGeometry;
   if (!(e.xmin < e.xmax && e.ymin < e.ymax)) {
-    throw invalid("mapExtent", "an extent with xmin < xmax and ymin < ymax", text);
+    throw invalid("mapExtent", "an extent with a width and a height", text);
   }
   return { geometry: e, wkid: parsed.wkid ?? sr };
 }

@@ -12,6 +12,7 @@ import type { Position } from "../types.ts";
 import type { EnvelopeGeometry, PointGeometry, SpatialGeometry, Wkid } from "../ops/values.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
+import { envelopeFromCorners } from "../geo/envelope.ts";
 import { isDecoded, list } from "./_decoded.ts";
 
 /** Segments a circular arc or Bézier curve is split into when read. */
@@ -221,10 +222,8 @@ export function geometryFromSoap(value: unknown, what = "Geometry"): SpatialGeom
       const ymin = num(value.YMin, `${what}/YMin`);
       const xmax = num(value.XMax, `${what}/XMax`);
       const ymax = num(value.YMax, `${what}/YMax`);
-      if (xmin > xmax || ymin > ymax) {
-        throw fault(`${what}: XMin/YMin must not exceed XMax/YMax.`);
-      }
-      return { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid };
+      // ArcGIS's envelope swaps the corners of an inverted one (IEnvelope.PutCoords).
+      return { geometry: envelopeFromCorners(xmin, ymin, xmax, ymax), wkid };
     }
     case "PointB":
     case "MultipointB":
