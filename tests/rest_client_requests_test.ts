@@ -189,3 +189,61 @@ test("Envelopes with their corners in any order (esri-leaflet's y-down bbox) rea
   assert.ok(normal > 0);
   assert.equal(await scale(10, 1, 0, 0), normal);
 });
+
+test("REST query: returnExtentOnly answers the extent of every match, in outSR (esri-leaflet's bounds())", async (s) => {
+  const query = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { where: "1=1", f: "json", ...params })).body;
+  const ids = (await query({ returnIdsOnly: "true" })).objectIds as number[];
+  const some = ids.slice(0, 5).join(",");
+  for (const outSR of ["4326", "102100"]) {
+    const { features } = await query({ objectIds: some, outSR, returnGeometry: "true" });
+    assert.equal(features.length, 5);
+    const xs = features.map((f: { geometry: { x: number } }) => f.geometry.x);
+    const ys = features.map((f: { geometry: { y: number } }) => f.geometry.y);
+    const { extent } = await query({ objectIds: some, outSR, returnExtentOnly: "true" });
+    assert.deepEqual(extent, {
+      xmin: Math.min(...xs),
+      ymin: Math.min(...ys),
+      xmax: Math.max(...xs),
+      ymax: Math.max(...ys),
+      spatialReference: outSR === "4326"
+        ? { wkid: 4326, latestWkid: 4326 }
+        : { wkid: 102100, latestWkid: 3857 },
+    });
+  }
+  // Every match counts (not only a page of maxRecordCount); with returnCountOnly, the count too.
+  const all = await query({ returnExtentOnly: "true", returnCountOnly: "true" });
+  assert.deepEqual(Object.keys(all), ["count", "extent"]);
+  assert.equal(all.count, ids.length);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let offset = 0; offset < ids.length; offset += 500) {
+    const page = await query({
+      returnGeometry: "true",
+      resultOffset: String(offset),
+      resultRecordCount: "500",
+    });
+    for (const f of page.features) {
+      xs.push(f.geometry.x);
+      ys.push(f.geometry.y);
+    }
+  }
+  assert.equal(xs.length, ids.length);
+  assert.deepEqual(
+    [all.extent.xmin, all.extent.ymin, all.extent.xmax, all.extent.ymax],
+    [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+  );
+  // No match: the empty envelope ArcGIS Server's MapServer answers.
+  assert.deepEqual(await query({ where: "1=2", returnExtentOnly: "true" }), {
+    extent: {
+      xmin: "NaN",
+      ymin: "NaN",
+      xmax: "NaN",
+      ymax: "NaN",
+      spatialReference: { wkid: 4326, latestWkid: 4326 },
+    },
+  });
+  // The layer says it can.
+  const layer = (await rest(s.url, `${SERVICE}/0`, { f: "json" })).body;
+  assert.equal(layer.advancedQueryCapabilities.supportsReturningQueryExtent, true);
+});

@@ -101,6 +101,8 @@ function orderBy(params: RestParams): { field: string; descending: boolean }[] {
 export interface QueryAnswerOptions {
   returnIdsOnly: boolean;
   returnCountOnly: boolean;
+  /** Only the extent of the matches (with the count when returnCountOnly is also set). */
+  returnExtentOnly: boolean;
   /** Decimal places of returned coordinates. */
   geometryPrecision?: number;
 }
@@ -179,6 +181,7 @@ export function queryRequest(
     answer: {
       returnIdsOnly: params.boolean("returnIdsOnly") ?? false,
       returnCountOnly: params.boolean("returnCountOnly") ?? false,
+      returnExtentOnly: params.boolean("returnExtentOnly") ?? false,
       geometryPrecision: params.number("geometryPrecision", { integer: true, min: 0, max: 17 }),
     },
   };
