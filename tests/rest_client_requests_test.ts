@@ -247,3 +247,87 @@ test("REST query: returnExtentOnly answers the extent of every match, in outSR (
   const layer = (await rest(s.url, `${SERVICE}/0`, { f: "json" })).body;
   assert.equal(layer.advancedQueryCapabilities.supportsReturningQueryExtent, true);
 });
+
+test("REST JSON parameters read as leniently as ArcGIS reads them (QGIS's {x: 31, y: 51})", async (s) => {
+  // QGIS's identify, as captured: unquoted member names.
+  const identify = async (geometry: string, extra: Record<string, string> = {}) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      f: "json",
+      geometryType: "esriGeometryPoint",
+      geometry,
+      tolerance: "2",
+      mapExtent: "20,40,60,60",
+      imageDisplay: "800,400,96",
+      layers: "all:1",
+      returnGeometry: "false",
+      ...extra,
+    })).body;
+  const strict = await identify('{"x":31,"y":51}');
+  assert.deepEqual(strict.results.map((r: { value: string }) => r.value), ["Ukraine"]);
+  assert.deepEqual(await identify("{x: 31.000000, y: 51.000000}"), strict);
+  assert.deepEqual(
+    await identify("{'x': 31, 'y': 51, spatialReference: {wkid: 4326,},}", {
+      mapExtent: "{xmin: 20, ymin: 40, xmax: 60, ymax: 60, /* the view */}",
+      sr: "{wkid: 4326}",
+      layerDefs: "{1: 'NAME <> \\'Russia\\''}",
+    }),
+    strict,
+  );
+  // Every JSON parameter of query: geometry, inSR, outSR, outStatistics.
+  const query = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { f: "json", ...params })).body;
+  const box = await query({
+    geometry: '{"xmin":20,"ymin":40,"xmax":60,"ymax":60}',
+    inSR: '{"wkid":4326}',
+    outSR: '{"wkid":102100}',
+    returnIdsOnly: "true",
+  });
+  assert.ok(box.objectIds.length > 0);
+  assert.deepEqual(
+    await query({
+      geometry: "{xmin: 20, ymin: 40, xmax: 60, ymax: 60,}",
+      inSR: "{wkid: 4326}",
+      outSR: "{wkid: 102100, latestWkid: 3857}",
+      returnIdsOnly: "true",
+    }),
+    box,
+  );
+  const statistics = (text: string) => query({ outStatistics: text, where: "1=1" });
+  assert.deepEqual(
+    await statistics(
+      "[{statisticType: 'count', onStatisticField: 'id', outStatisticFieldName: 'n',},]",
+    ),
+    await statistics(
+      '[{"statisticType":"count","onStatisticField":"id","outStatisticFieldName":"n"}]',
+    ),
+  );
+  // export: bboxSR, imageSR and layerDefs.
+  const view = "bbox=20,40,60,60&size=200,100&format=png32&f=image";
+  assertSamePixels(
+    await exportPixels(
+      s,
+      `${view}&bboxSR=${encodeURIComponent("{wkid: 4326}")}&imageSR=${
+        encodeURIComponent("{'wkid': 4326}")
+      }&layerDefs=${encodeURIComponent("{0: 'id < 0'}")}`,
+    ),
+    await exportPixels(s, `${view}&layerDefs=${encodeURIComponent('{"0":"id < 0"}')}`),
+    "lenient bboxSR, imageSR, layerDefs",
+  );
+  // What no ArcGIS parser reads stays a 400 naming the parameter and the place.
+  assertRestError(
+    await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "{x: 31 y: 51}",
+      tolerance: "2",
+      mapExtent: "20,40,60,60",
+      imageDisplay: "800,400,96",
+      f: "json",
+    }),
+    400,
+    /'geometry'.*character 8/,
+  );
+  assertRestError(
+    await rest(s.url, `${SERVICE}/0/query`, { outSR: "{wkid: }", f: "json" }),
+    400,
+    /'outSR'/,
+  );
+});

@@ -16,7 +16,7 @@ import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
 import { envelopeFromCorners } from "../geo/envelope.ts";
-import { invalid } from "./params.ts";
+import { invalid, jsonValue } from "./params.ts";
 
 /** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
 const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
@@ -49,11 +49,7 @@ export function parseSpatialReference(name: string, value: unknown): number {
     const t = v.trim();
     if (/^\d+$/.test(t)) v = Number(t);
     else {
-      try {
-        v = JSON.parse(t);
-      } catch {
-        throw invalid(name, 'a WKID such as 4326 or JSON such as {"wkid":4326}', t);
-      }
+      v = jsonValue(name, t, 'a WKID such as 4326 or JSON such as {"wkid":4326}');
     }
   }
   if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
@@ -188,12 +184,7 @@ export function parseGeometry(
   let geometry: Geometry;
   let wkid: number | null = null;
   if (t.startsWith("{")) {
-    let o: unknown;
-    try {
-      o = JSON.parse(t);
-    } catch {
-      throw invalid(name, "Esri JSON", t);
-    }
+    const o = jsonValue(name, t, "Esri JSON");
     if (!isObject(o)) throw invalid(name, "an Esri JSON geometry object", t);
     geometry = fromObject(o, name);
     if (o.spatialReference !== undefined && o.spatialReference !== null) {

@@ -9,7 +9,7 @@
  */
 import type { LayerDescription, MapFrame } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { invalid } from "./params.ts";
+import { invalid, jsonValue } from "./params.ts";
 
 /** Checks that every id names a layer of `frame` (an unknown id is the client's mistake). */
 export function checkLayerIds(frame: MapFrame, ids: readonly number[], name: string): void {
@@ -57,12 +57,7 @@ export function parseLayerDefs(frame: MapFrame, text: string | undefined): Map<n
     out.set(id, where);
   };
   if (t.startsWith("{") || t.startsWith("[")) {
-    let v: unknown;
-    try {
-      v = JSON.parse(t);
-    } catch {
-      throw invalid(name, "JSON", t);
-    }
+    const v = jsonValue(name, t, "JSON");
     if (Array.isArray(v)) {
       for (const item of v) {
         const o = typeof item === "object" && item !== null ? item as Record<string, unknown> : {};
