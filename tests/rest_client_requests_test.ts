@@ -331,3 +331,120 @@ test("REST JSON parameters read as leniently as ArcGIS reads them (QGIS's {x: 31
     /'outSR'/,
   );
 });
+
+/** The Web Mercator WKT the ArcGIS Maps SDK's MapImageLayer sends across 180° (captured). */
+function sdkWebMercator(centralMeridian: string): string {
+  return 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",' +
+    'SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],' +
+    'UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],' +
+    'PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],' +
+    `PARAMETER["Central_Meridian",${centralMeridian}],PARAMETER["Standard_Parallel_1",0.0],` +
+    'PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]';
+}
+
+const R = 6378137;
+const mercX = (lon: number) => R * lon * Math.PI / 180;
+const mercY = (lat: number) => R * Math.log(Math.tan(Math.PI / 4 + lat * Math.PI / 360));
+
+test("REST export: WKT spatial references, and the SDK's Web Mercator with a moved central meridian across 180°", async (s) => {
+  const SEA = [205, 225, 240, 255];
+  const LAND = [244, 241, 230, 255];
+  const near = (a: readonly number[], b: readonly number[]) =>
+    a.every((v, i) => Math.abs(v - b[i]) <= 4);
+  const wkt = encodeURIComponent(JSON.stringify({ wkt: sdkWebMercator("99.99999999999999") }));
+  // The view around 180° (lon 150°..210°, lat 50°..75°), in the SDK's frame: x = R * (lon - 100°).
+  const [y0, y1] = [mercY(50), mercY(75)];
+  const frame = [mercX(50), y0, mercX(110), y1];
+  const shifted = `bbox=${frame.join(",")}&bboxSR=${wkt}&imageSR=${wkt}&size=600,400&format=png32`;
+  const image = await exportPixels(s, `${shifted}&f=image`);
+  // The same ground in plain Web Mercator, past the antimeridian: the same pixels.
+  const plain = [mercX(150), y0, mercX(210), y1];
+  assertSamePixels(
+    image,
+    await exportPixels(s, `bbox=${plain.join(",")}&bboxSR=3857&size=600,400&format=png32&f=image`),
+    "moved meridian = plain Web Mercator across 180°",
+  );
+  // f=json: the extent in the SDK's frame, with its WKT.
+  const json = (await rest(s.url, `${SERVICE}/export?${shifted}&f=json`)).body;
+  assert.deepEqual(json.extent.spatialReference, { wkt: sdkWebMercator("99.99999999999999") });
+  const e = json.extent;
+  // The bbox, widened to the image's aspect around its centre, in the SDK's frame.
+  assert.ok(Math.abs((e.xmin + e.xmax) / 2 - (frame[0] + frame[2]) / 2) < 1e-3, JSON.stringify(e));
+  assert.ok(Math.abs(e.ymin - y0) < 1e-3 && Math.abs(e.ymax - y1) < 1e-3, JSON.stringify(e));
+  // Known places land where they are: Chukotka (170°E, 67°N) and Alaska (155°W, 66°N) are
+  // land, the Bering Sea (175°W, 57°N) is sea.
+  const at = (lon: number, lat: number) => {
+    const px = (mercX(lon - 100) - e.xmin) / (e.xmax - e.xmin) * image.width;
+    const py = (e.ymax - mercY(lat)) / (e.ymax - e.ymin) * image.height;
+    const i = (Math.floor(py) * image.width + Math.floor(px)) * 4;
+    return [...image.data.slice(i, i + 4)];
+  };
+  assert.ok(near(at(170, 67), LAND), `Chukotka ${at(170, 67)}`);
+  assert.ok(near(at(-155, 66), LAND), `Alaska ${at(-155, 66)}`);
+  assert.ok(near(at(-175, 57), SEA), `Bering Sea ${at(-175, 57)}`);
+
+  // WKT naming plain Web Mercator and WGS 84 draws as their WKIDs do.
+  const view = "bbox=-2000000,4000000,6000000,9000000&size=300,200&format=png32&f=image";
+  const byWkid = await exportPixels(s, `${view}&bboxSR=102100`);
+  assertSamePixels(
+    await exportPixels(
+      s,
+      `${view}&bboxSR=${encodeURIComponent(JSON.stringify({ wkt: sdkWebMercator("0.0") }))}`,
+    ),
+    byWkid,
+    "Web Mercator WKT",
+  );
+  assertSamePixels(
+    await exportPixels(
+      s,
+      `${view}&bboxSR=${encodeURIComponent('{"wkid": 102100, "latestWkid": 3857}')}`,
+    ),
+    byWkid,
+    "wkid and latestWkid",
+  );
+  const ogcWgs84 = 'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,' +
+    'AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0],' +
+    'UNIT["degree",0.0174532925199433],AUTHORITY["EPSG","4326"]]';
+  const geoView = "bbox=20,40,60,60&size=200,100&format=png32&f=image";
+  assertSamePixels(
+    await exportPixels(
+      s,
+      `${geoView}&bboxSR=${encodeURIComponent(JSON.stringify({ wkt: ogcWgs84 }))}`,
+    ),
+    await exportPixels(s, `${geoView}&bboxSR=4326`),
+    "OGC WGS 84 WKT",
+  );
+  // query and identify take WKT too (inSR, outSR, sr).
+  const ids = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { returnIdsOnly: "true", f: "json", ...params })).body;
+  assert.deepEqual(
+    await ids({ geometry: "20,40,60,60", inSR: JSON.stringify({ wkt: ogcWgs84 }) }),
+    await ids({ geometry: "20,40,60,60", inSR: "4326" }),
+  );
+  const q = (outSR: string) =>
+    rest(s.url, `${SERVICE}/0/query`, { where: "1=1", resultRecordCount: "3", outSR, f: "json" });
+  const merc = (await q(JSON.stringify({ wkt: sdkWebMercator("0") }))).body;
+  assert.deepEqual(merc.features, (await q("3857")).body.features);
+  // What cannot be drawn or projected is a 400 that says what is unsupported.
+  const lambert =
+    'PROJCS["RGF93 / Lambert-93",GEOGCS["RGF93",DATUM["RGF93",SPHEROID["GRS 1980",6378137,' +
+    '298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],' +
+    'PROJECTION["Lambert_Conformal_Conic_2SP"],PARAMETER["standard_parallel_1",49],' +
+    'PARAMETER["standard_parallel_2",44],PARAMETER["latitude_of_origin",46.5],' +
+    'PARAMETER["central_meridian",3],PARAMETER["false_easting",700000],' +
+    'PARAMETER["false_northing",6600000],UNIT["metre",1]]';
+  assertRestError(
+    await rest(s.url, `${SERVICE}/export`, {
+      bbox: "0,0,1,1",
+      imageSR: JSON.stringify({ wkt: lambert }),
+      f: "json",
+    }),
+    400,
+    /'imageSR'.*Lambert_Conformal_Conic_2SP is not supported/,
+  );
+  assertRestError(
+    await q(JSON.stringify({ wkt: sdkWebMercator("100") })),
+    400,
+    /'outSR'.*central meridian/,
+  );
+});

@@ -26,7 +26,11 @@ import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { RestFile } from "./reply.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
-import { parseGeometry, parseSpatialReference } from "./_geometry_json.ts";
+import {
+  parseGeometry,
+  parseSpatialReferenceValue,
+  type SpatialReferenceValue,
+} from "./_geometry_json.ts";
 import { canProject } from "../geo/projection.ts";
 import { envelopeFromCorners } from "../geo/envelope.ts";
 import { restExtent } from "./_services.ts";
@@ -133,10 +137,12 @@ export function exportRequest(
     throw invalid("bbox", `coordinates within ±${MAX_COORDINATE}`, bboxText);
   }
   const bboxSRText = params.string("bboxSR");
-  const bboxSR = bboxSRText === undefined ? bboxWkid : parseSpatialReference("bboxSR", bboxSRText);
+  const bboxSR = bboxSRText === undefined
+    ? (bboxWkid === null ? null : { wkid: bboxWkid, xShift: 0 })
+    : parseSpatialReferenceValue("bboxSR", bboxSRText);
   const imageSRText = params.string("imageSR");
   // Without imageSR the image is drawn in bboxSR: an SR it cannot be drawn in is bboxSR's fault.
-  if (imageSRText === undefined && bboxSR !== null && !canProject(frame.wkid, bboxSR)) {
+  if (imageSRText === undefined && bboxSR !== null && !canProject(frame.wkid, bboxSR.wkid)) {
     throw invalid(
       bboxSRText === undefined ? "bbox" : "bboxSR",
       "a spatial reference the map can be drawn in (4326, 3857)",
@@ -145,7 +151,15 @@ export function exportRequest(
   }
   const imageSR = imageSRText === undefined
     ? bboxSR
-    : parseSpatialReference("imageSR", imageSRText);
+    : parseSpatialReferenceValue("imageSR", imageSRText);
+  // A frame with a moved central meridian is its WKID's, moved: the bbox is
+  // where it lies there. The image of that extent, drawn with the copies of
+  // the world across the antimeridian, is the image in the moved frame (the
+  // two differ by a translation of x only); f=json moves the extent back.
+  const shift = bboxSR?.xShift ?? 0;
+  const extent = shift === 0
+    ? envelope
+    : { ...envelope, xmin: envelope.xmin + shift, xmax: envelope.xmax + shift };
   // Whole positive pixel counts; the limits are the operation's.
   const size = params.size("size", { integer: true, what: "in pixels", example: "400,400" }) ??
     { width: 400, height: 400 };
@@ -161,13 +175,13 @@ export function exportRequest(
       Name: frame.name,
       MapArea: {
         type: "MapExtent",
-        Extent: { geometry: envelope, wkid: bboxSR },
+        Extent: { geometry: extent, wkid: bboxSR?.wkid ?? null },
       },
       Rotation: rotation,
       LayerDescriptions: layerDescriptions(frame, { visibility, definitions }),
       // ArcGIS makes the map's background colour the transparent one.
       ...(transparent ? { TransparentColor: [r, g, b, 255] } : {}),
-      ...(imageSR !== null ? { SpatialReference: imageSR } : {}),
+      ...(imageSR !== null ? { SpatialReference: imageSR.wkid } : {}),
     },
     ImageDescription: {
       ImageDisplay: { ImageWidth: size.width, ImageHeight: size.height, ImageDPI: dpi },
@@ -179,13 +193,40 @@ export function exportRequest(
   };
 }
 
-/** The `f=json` answer of export from an ExportMapImage result (a MapImage). */
-export function exportJson(image: MapImageResult): Record<string, unknown> {
+/**
+ * The spatial reference an export's image is drawn in, as the request
+ * gave it (imageSR, else bboxSR); null for the map's own.
+ *
+ * @example
+ * ```ts ignore
+ * exportImageSR(new RestParams(new URLSearchParams("bbox=0,0,1,1&imageSR=3857"))); // { wkid: 3857, xShift: 0 }
+ * ```
+ */
+export function exportImageSR(params: RestParams): SpatialReferenceValue | null {
+  const text = params.string("imageSR") ?? params.string("bboxSR");
+  return text === undefined ? null : parseSpatialReferenceValue("imageSR", text);
+}
+
+/**
+ * The `f=json` answer of export from an ExportMapImage result (a MapImage),
+ * its extent in the frame of `imageSR` (moved back when its central
+ * meridian is moved, with the WKT as its spatial reference).
+ */
+export function exportJson(
+  image: MapImageResult,
+  imageSR: SpatialReferenceValue | null = null,
+): Record<string, unknown> {
+  const shift = imageSR?.xShift ?? 0;
+  const e = image.extent;
+  const extent = shift === 0 ? restExtent(e, image.wkid) : {
+    ...restExtent({ ...e, xmin: e.xmin - shift, xmax: e.xmax - shift }, image.wkid),
+    spatialReference: { wkt: imageSR!.wkt },
+  };
   return {
     href: image.url,
     width: image.widthPx,
     height: image.heightPx,
-    extent: restExtent(image.extent, image.wkid),
+    extent,
     scale: image.scale,
   };
 }
@@ -204,6 +245,6 @@ export const EXPORT_ENDPOINT: RestEndpoint = {
     if (call.format === "image") {
       return new RestFile(image.mime, image.data!);
     }
-    return exportJson(image);
+    return exportJson(image, exportImageSR(call.params));
   },
 };

@@ -6,8 +6,9 @@
  * as ArcGIS reads them), read into the shared
  * {@link Geometry} model (written back as Esri JSON by `map/ops`'s
  * `esriGeometryJson`, the one writer REST and SOAP's JSON results share).
- * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
- * `{"latestWkid":3857}`); WKT is refused with a request for the WKID.
+ * Spatial references are a WKID (`4326`), JSON (`{"wkid":3857}`,
+ * `{"latestWkid":3857}`) or WKT (`{"wkt":"PROJCS[...]"}`, Esri or OGC,
+ * resolved by `wktSpatialReference`).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type { Geometry, LayerGeometryType, Position } from "../types.ts";
 import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
+import { wktSpatialReference } from "../geo/projection.ts";
 import { envelopeFromCorners } from "../geo/envelope.ts";
 import { invalid, jsonValue } from "./params.ts";
 
@@ -33,8 +35,68 @@ function finite(v: unknown): v is number {
 }
 
 /**
+ * A spatial-reference parameter as the engine uses it: a WKID and, for a
+ * WKT Web Mercator with its central meridian moved, the x shift of its
+ * frame (see `wktSpatialReference`); `wkt` is the WKT as sent.
+ */
+export interface SpatialReferenceValue {
+  wkid: number;
+  xShift: number;
+  wkt?: string;
+}
+
+const SR_FORMS = 'a WKID such as 4326, or JSON such as {"wkid":4326} or {"wkt":"PROJCS[...]"}';
+
+/** A WKT's spatial reference; what it cannot be is the parameter's error. */
+function fromWkt(name: string, wkt: string): SpatialReferenceValue {
+  try {
+    return { ...wktSpatialReference(wkt), wkt };
+  } catch (e) {
+    if (!(e instanceof InvalidRequestError)) throw e;
+    throw new InvalidRequestError(`Parameter '${name}': ${e.message}`, {}, [
+      `'${name}' parameter is invalid`,
+    ]);
+  }
+}
+
+/**
  * Reads a spatial-reference parameter value (text as sent, or the
- * `spatialReference` member of a JSON geometry).
+ * `spatialReference` member of a JSON geometry): a WKID, `{"wkid"}`,
+ * `{"latestWkid"}`, or WKT (`{"wkt": "..."}` or the bare WKT text).
+ *
+ * @example
+ * ```ts
+ * import { parseSpatialReferenceValue } from "./_geometry_json.ts";
+ * parseSpatialReferenceValue("bboxSR", "{wkid: 102100, latestWkid: 3857}"); // { wkid: 3857, xShift: 0 }
+ * ```
+ */
+export function parseSpatialReferenceValue(name: string, value: unknown): SpatialReferenceValue {
+  let v = value;
+  if (typeof v === "string") {
+    const t = v.trim();
+    if (/^\d+$/.test(t)) v = Number(t);
+    else if (/^(PROJCS|GEOGCS)\s*\[/i.test(t)) return fromWkt(name, t);
+    else v = jsonValue(name, t, SR_FORMS);
+  }
+  if (typeof v === "number" && Number.isInteger(v) && v > 0) return { wkid: v, xShift: 0 };
+  if (isObject(v)) {
+    for (const key of ["latestWkid", "wkid"]) {
+      const n = v[key];
+      if (typeof n === "number" && Number.isInteger(n) && n > 0) return { wkid: n, xShift: 0 };
+    }
+    if (typeof v.wkt === "string") return fromWkt(name, v.wkt);
+  }
+  throw invalid(
+    name,
+    SR_FORMS,
+    typeof value === "string" ? value : JSON.stringify(value) ?? String(value),
+  );
+}
+
+/**
+ * Reads a spatial reference that must be one WKID: as
+ * {@link parseSpatialReferenceValue}, refusing a frame with a moved
+ * central meridian (only export's bboxSR and imageSR draw in one).
  *
  * @example
  * ```ts
@@ -44,33 +106,16 @@ function finite(v: unknown): v is number {
  * ```
  */
 export function parseSpatialReference(name: string, value: unknown): number {
-  let v = value;
-  if (typeof v === "string") {
-    const t = v.trim();
-    if (/^\d+$/.test(t)) v = Number(t);
-    else {
-      v = jsonValue(name, t, 'a WKID such as 4326 or JSON such as {"wkid":4326}');
-    }
+  const sr = parseSpatialReferenceValue(name, value);
+  if (sr.xShift !== 0) {
+    throw new InvalidRequestError(
+      `Parameter '${name}': a spatial reference whose central meridian is moved is supported ` +
+        "only in export's bboxSR and imageSR; send the WKID (e.g. 102100) here.",
+      {},
+      [`'${name}' parameter is invalid`],
+    );
   }
-  if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
-  if (isObject(v)) {
-    for (const key of ["latestWkid", "wkid"]) {
-      const n = v[key];
-      if (typeof n === "number" && Number.isInteger(n) && n > 0) return n;
-    }
-    if (typeof v.wkt === "string") {
-      throw new InvalidRequestError(
-        `Parameter '${name}': spatial references given as WKT are not supported; send the WKID (e.g. {"wkid":4326}).`,
-        {},
-        [`'${name}' parameter is invalid`],
-      );
-    }
-  }
-  throw invalid(
-    name,
-    'a WKID such as 4326 or JSON such as {"wkid":4326}',
-    typeof value === "string" ? value : JSON.stringify(value) ?? String(value),
-  );
+  return sr.wkid;
 }
 
 function positions(v: unknown, name: string, what: string): Position[] {
