@@ -8,8 +8,9 @@
 import assert from "node:assert/strict";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
-import { decode, type Pixels } from "./_render_helpers.ts";
+import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
+import { spatialReferenceWkt } from "../map/geo/projection.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -28,14 +29,6 @@ async function exportImage(s: TestServer, query: string, type = "image/png"): Pr
 
 async function exportPixels(s: TestServer, query: string): Promise<Pixels> {
   return decode(await exportImage(s, query));
-}
-
-function assertSamePixels(a: Pixels, b: Pixels, what: string): void {
-  assert.equal(a.width, b.width, what);
-  assert.equal(a.height, b.height, what);
-  let differ = 0;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) differ++;
-  assert.equal(differ, 0, `${what}: ${differ} channel values differ`);
 }
 
 async function withServer(fn: (s: TestServer) => Promise<void>): Promise<void> {
@@ -332,14 +325,14 @@ test("REST JSON parameters read as leniently as ArcGIS reads them (QGIS's {x: 31
   );
 });
 
-/** The Web Mercator WKT the ArcGIS Maps SDK's MapImageLayer sends across 180° (captured). */
+/**
+ * The Web Mercator WKT the ArcGIS Maps SDK's MapImageLayer sends across 180°
+ * (captured): ArcGIS's own, with its central meridian moved.
+ */
 function sdkWebMercator(centralMeridian: string): string {
-  return 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",' +
-    'SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],' +
-    'UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],' +
-    'PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],' +
-    `PARAMETER["Central_Meridian",${centralMeridian}],PARAMETER["Standard_Parallel_1",0.0],` +
-    'PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]';
+  const wkt = spatialReferenceWkt(3857)!;
+  assert.match(wkt, /"Central_Meridian",0\.0/);
+  return wkt.replace('"Central_Meridian",0.0', `"Central_Meridian",${centralMeridian}`);
 }
 
 const R = 6378137;

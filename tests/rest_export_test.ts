@@ -15,7 +15,7 @@ import { createMapServer } from "../map/mod.ts";
 import { InProcessRenderer, type Renderer } from "../map/render/pool.ts";
 import { createRestApi, RestParams } from "../map/rest/mod.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
-import { decode, near, pixel, type Pixels } from "./_render_helpers.ts";
+import { assertSamePixels, decode, near, pixel, type Pixels } from "./_render_helpers.ts";
 import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
@@ -83,14 +83,6 @@ async function soapExport(
   return decode(new Uint8Array(Buffer.from(data[1], "base64")));
 }
 
-function samePixels(a: Pixels, b: Pixels, what: string): void {
-  assert.equal(a.width, b.width, what);
-  assert.equal(a.height, b.height, what);
-  let differ = 0;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) differ++;
-  assert.equal(differ, 0, `${what}: ${differ} channel values differ`);
-}
-
 /** Pixel of a lon/lat in a whole-world 2:1 image. */
 function at(p: Pixels, lon: number, lat: number): [number, number, number, number] {
   return pixel(p, (lon + 180) / 360 * (p.width - 1), (90 - lat) / 180 * (p.height - 1));
@@ -113,7 +105,7 @@ Deno.test({
     try {
       const rest = await restPixels(s, "bbox=-180,-90,180,90&size=720,360&format=png&f=image");
       const soap = await soapExport(s, [-180, -90, 180, 90], 720, 360);
-      samePixels(rest, soap, "whole world");
+      assertSamePixels(rest, soap, "whole world");
       assert.ok(near(at(rest, -30, -30), SEA, 4), "sea");
       assert.ok(near(at(rest, 100, 62), LAND, 4), "Siberia");
       assert.ok(countMarkers(rest) > 50, "competition markers");
@@ -131,15 +123,15 @@ Deno.test({
         `<LayerDescriptions><LayerDescription><LayerID>0</LayerID><Visible>false</Visible>` +
           `</LayerDescription></LayerDescriptions>`,
       );
-      samePixels(countries, hidden, "show:1");
+      assertSamePixels(countries, hidden, "show:1");
       assert.equal(countMarkers(countries), 0, "no markers with show:1");
       const hide = await restPixels(s, "bbox=20,40,60,60&size=400,200&layers=hide:0&f=image");
-      samePixels(hide, hidden, "hide:0");
+      assertSamePixels(hide, hidden, "hide:0");
       const exclude = await restPixels(
         s,
         "bbox=20,40,60,60&size=400,200&layers=exclude:0&f=image",
       );
-      samePixels(exclude, hidden, "exclude:0");
+      assertSamePixels(exclude, hidden, "exclude:0");
       const all = await restPixels(s, "bbox=20,40,60,60&size=400,200&f=image");
       assert.ok(countMarkers(all) > 0, "markers by default");
       // layerDefs in both forms: no competition matches id < 0.
@@ -148,7 +140,7 @@ Deno.test({
           s,
           `bbox=20,40,60,60&size=400,200&layerDefs=${encodeURIComponent(defs)}&f=image`,
         );
-        samePixels(filtered, hidden, `layerDefs ${defs}`);
+        assertSamePixels(filtered, hidden, `layerDefs ${defs}`);
       }
 
       // f=json: href in the output folder, the image there is the one f=image draws.
@@ -169,7 +161,7 @@ Deno.test({
       assert.ok(Math.abs(j.scale - 0.5 * 111319.49079327358 * 96 * 39.37) < 1e-3, `${j.scale}`);
       const file = await fetch(j.href);
       assert.equal(file.headers.get("content-type"), "image/png");
-      samePixels(decode(new Uint8Array(await file.arrayBuffer())), rest, "href");
+      assertSamePixels(decode(new Uint8Array(await file.arrayBuffer())), rest, "href");
       // pjson and POST form bodies answer the same.
       const posted = await fetch(`${s.url}${SERVICE}/export`, {
         method: "POST",
@@ -244,7 +236,7 @@ Deno.test({
         s,
         "bbox=-180,-90,180,90&size=720,360&format=png32&time=1199145600000,1230768000000&f=image",
       );
-      samePixels(timed, opaque, "time ignored");
+      assertSamePixels(timed, opaque, "time ignored");
     } finally {
       await s.close();
     }
