@@ -11,6 +11,7 @@ import { assertRestError, rest } from "./_rest_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { spatialReferenceWkt } from "../map/geo/projection.ts";
+import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -440,4 +441,47 @@ test("REST export: WKT spatial references, and the SDK's Web Mercator with a mov
     400,
     /'outSR'.*central meridian/,
   );
+});
+
+optionalTest(GDAL_BIN, {
+  name: "GDAL's AGS mini-driver with <ImageFormat>image/png</ImageFormat> draws the map",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: () =>
+    withServer(async (s) => {
+      const xml = `${s.dir}/ags-mime.xml`;
+      const out = `${s.dir}/ags-mime.png`;
+      await Deno.writeTextFile(
+        xml,
+        `<GDAL_WMS><Service name="AGS"><ServerUrl>${s.url}/arcgis/rest${SERVICE}</ServerUrl>` +
+          `<BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS><ImageFormat>image/png</ImageFormat></Service>` +
+          `<DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
+          `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY><SizeX>360</SizeX>` +
+          `<SizeY>180</SizeY></DataWindow><BandsCount>4</BandsCount><BlockSizeX>256</BlockSizeX>` +
+          `<BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
+      );
+      const run = await new Deno.Command("gdal_translate", {
+        args: ["-q", "-of", "PNG", xml, out],
+        env: { GDAL_HTTP_TIMEOUT: "60", GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache` },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+      const img = decode(await Deno.readFile(out));
+      // The 4326 world: sea at 30°W 30°S, land in Siberia (100°E, 62°N).
+      const at = (lon: number, lat: number) => {
+        const i =
+          (Math.round((90 - lat) / 180 * 179) * img.width + Math.round((lon + 180) / 360 * 359)) *
+          4;
+        return [...img.data.slice(i, i + 4)];
+      };
+      assert.ok(
+        at(-30, -30).every((v, i) => Math.abs(v - [205, 225, 240, 255][i]) <= 4),
+        `${at(-30, -30)}`,
+      );
+      assert.ok(
+        at(100, 62).every((v, i) => Math.abs(v - [244, 241, 230, 255][i]) <= 4),
+        `${at(100, 62)}`,
+      );
+    }),
 });
