@@ -11,7 +11,6 @@ import { assertRestError, rest } from "./_rest_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { spatialReferenceWkt } from "../map/geo/projection.ts";
-import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -436,52 +435,69 @@ test("REST export: WKT spatial references, and the SDK's Web Mercator with a mov
     400,
     /'imageSR'.*Lambert_Conformal_Conic_2SP is not supported/,
   );
-  assertRestError(
-    await q(JSON.stringify({ wkt: sdkWebMercator("100") })),
-    400,
-    /'outSR'.*central meridian/,
-  );
 });
 
-optionalTest(GDAL_BIN, {
-  name: "GDAL's AGS mini-driver with <ImageFormat>image/png</ImageFormat> draws the map",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  fn: () =>
-    withServer(async (s) => {
-      const xml = `${s.dir}/ags-mime.xml`;
-      const out = `${s.dir}/ags-mime.png`;
-      await Deno.writeTextFile(
-        xml,
-        `<GDAL_WMS><Service name="AGS"><ServerUrl>${s.url}/arcgis/rest${SERVICE}</ServerUrl>` +
-          `<BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS><ImageFormat>image/png</ImageFormat></Service>` +
-          `<DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
-          `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY><SizeX>360</SizeX>` +
-          `<SizeY>180</SizeY></DataWindow><BandsCount>4</BandsCount><BlockSizeX>256</BlockSizeX>` +
-          `<BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
-      );
-      const run = await new Deno.Command("gdal_translate", {
-        args: ["-q", "-of", "PNG", xml, out],
-        env: { GDAL_HTTP_TIMEOUT: "60", GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache` },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
-      const img = decode(await Deno.readFile(out));
-      // The 4326 world: sea at 30°W 30°S, land in Siberia (100°E, 62°N).
-      const at = (lon: number, lat: number) => {
-        const i =
-          (Math.round((90 - lat) / 180 * 179) * img.width + Math.round((lon + 180) / 360 * 359)) *
-          4;
-        return [...img.data.slice(i, i + 4)];
-      };
-      assert.ok(
-        at(-30, -30).every((v, i) => Math.abs(v - [205, 225, 240, 255][i]) <= 4),
-        `${at(-30, -30)}`,
-      );
-      assert.ok(
-        at(100, 62).every((v, i) => Math.abs(v - [244, 241, 230, 255][i]) <= 4),
-        `${at(100, 62)}`,
-      );
-    }),
+test("REST query and identify in the SDK's moved-meridian Web Mercator (inSR, outSR, sr)", async (s) => {
+  const moved = JSON.stringify({ wkt: sdkWebMercator("100.0") });
+  const shift = mercX(100);
+  const world = 2 * mercX(180);
+  const query = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { f: "json", ...params })).body;
+  // outSR: each point is where it lies in the moved frame, inside its one world.
+  const plain = await query({ where: "1=1", resultRecordCount: "50", outSR: "3857" });
+  const inFrame = await query({ where: "1=1", resultRecordCount: "50", outSR: moved });
+  assert.deepEqual(inFrame.spatialReference, { wkt: sdkWebMercator("100.0") });
+  assert.equal(inFrame.features.length, plain.features.length);
+  for (const [i, f] of inFrame.features.entries()) {
+    const x = plain.features[i].geometry.x - shift;
+    const expected = x < -world / 2 ? x + world : x;
+    assert.ok(Math.abs(f.geometry.x - expected) < 1e-6, `${f.geometry.x} vs ${expected}`);
+    assert.ok(f.geometry.x >= -world / 2 && f.geometry.x <= world / 2);
+    assert.equal(f.geometry.y, plain.features[i].geometry.y);
+  }
+  // inSR: a box given in the moved frame finds what the same box in degrees finds.
+  const box = [mercX(20 - 100), mercY(40), mercX(60 - 100), mercY(60)].join(",");
+  const ids = (await query({ geometry: box, inSR: moved, returnIdsOnly: "true" })).objectIds;
+  assert.ok(ids.length > 0);
+  assert.deepEqual(
+    ids,
+    (await query({ geometry: "20,40,60,60", inSR: "4326", returnIdsOnly: "true" })).objectIds,
+  );
+  // returnExtentOnly in the moved frame.
+  const { extent } = await query({
+    objectIds: ids.slice(0, 3).join(","),
+    outSR: moved,
+    returnExtentOnly: "true",
+  });
+  const { extent: extentDeg } = await query({
+    objectIds: ids.slice(0, 3).join(","),
+    returnExtentOnly: "true",
+  });
+  assert.ok(Math.abs(extent.xmin - mercX(extentDeg.xmin - 100)) < 1e-3, JSON.stringify(extent));
+  assert.deepEqual(extent.spatialReference, { wkt: sdkWebMercator("100.0") });
+  // identify with sr in the moved frame: Ukraine at (31°E, 51°N), its shape in that frame.
+  const identify = async (sr: string, geometry: string, mapExtent: string) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      geometry,
+      sr,
+      mapExtent,
+      imageDisplay: "800,400,96",
+      tolerance: "2",
+      layers: "all:1",
+      f: "json",
+    })).body;
+  const deg = await identify("4326", "31,51", "20,40,60,60");
+  const frame = await identify(
+    moved,
+    `${mercX(31 - 100)},${mercY(51)}`,
+    `${mercX(20 - 100)},${mercY(40)},${mercX(60 - 100)},${mercY(60)}`,
+  );
+  assert.deepEqual(frame.results.map((r: { value: string }) => r.value), ["Ukraine"]);
+  assert.deepEqual(frame.results[0].attributes, deg.results[0].attributes);
+  assert.deepEqual(frame.results[0].geometry.spatialReference, { wkt: sdkWebMercator("100.0") });
+  const xs = frame.results[0].geometry.rings.flat().map((p: number[]) => p[0]);
+  assert.ok(
+    Math.min(...xs) > mercX(20 - 100) && Math.max(...xs) < mercX(42 - 100),
+    `${Math.min(...xs)}`,
+  );
 });

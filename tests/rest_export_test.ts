@@ -400,36 +400,43 @@ Deno.test({
 });
 
 optionalTest(GDAL_BIN, {
-  name: "GDAL's WMS driver (AGS mini-driver) draws the map from REST /export",
+  name:
+    "GDAL's WMS driver (AGS mini-driver) draws the map from REST /export, ImageFormat image/png too",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const s = await startTestServer();
     try {
-      const xml = `${s.dir}/ags.xml`;
-      const out = `${s.dir}/ags.png`;
-      await Deno.writeTextFile(
-        xml,
-        `<GDAL_WMS><Service name="AGS">` +
-          `<ServerUrl>${s.url}${SERVICE}</ServerUrl><BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS>` +
-          `</Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
-          `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY>` +
-          `<SizeX>720</SizeX><SizeY>360</SizeY></DataWindow><BandsCount>4</BandsCount>` +
-          `<BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
-      );
-      const run = await new Deno.Command("gdal_translate", {
-        args: ["-q", "-of", "PNG", xml, out],
-        env: { GDAL_HTTP_TIMEOUT: "60", GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache` },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
-      const img = decode(await Deno.readFile(out));
-      assert.equal(img.width, 720);
-      assert.equal(img.height, 360);
-      assert.ok(near(at(img, -30, -30), SEA, 4), `sea ${at(img, -30, -30)}`);
-      assert.ok(near(at(img, 100, 62), LAND, 4), `land ${at(img, 100, 62)}`);
-      assert.ok(countMarkers(img) > 50, "competition markers");
+      // GDAL's default format, and its ImageFormat as a MIME type (sent as written).
+      for (const [i, format] of ["", "<ImageFormat>image/png</ImageFormat>"].entries()) {
+        const xml = `${s.dir}/ags${i}.xml`;
+        const out = `${s.dir}/ags${i}.png`;
+        await Deno.writeTextFile(
+          xml,
+          `<GDAL_WMS><Service name="AGS">` +
+            `<ServerUrl>${s.url}${SERVICE}</ServerUrl><BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS>` +
+            `${format}</Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
+            `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY>` +
+            `<SizeX>720</SizeX><SizeY>360</SizeY></DataWindow><BandsCount>4</BandsCount>` +
+            `<BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
+        );
+        const run = await new Deno.Command("gdal_translate", {
+          args: ["-q", "-of", "PNG", xml, out],
+          env: {
+            GDAL_HTTP_TIMEOUT: "60",
+            GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache${i}`,
+          },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(run.code, 0, `${format}: ${new TextDecoder().decode(run.stderr)}`);
+        const img = decode(await Deno.readFile(out));
+        assert.equal(img.width, 720);
+        assert.equal(img.height, 360);
+        assert.ok(near(at(img, -30, -30), SEA, 4), `${format} sea ${at(img, -30, -30)}`);
+        assert.ok(near(at(img, 100, 62), LAND, 4), `${format} land ${at(img, 100, 62)}`);
+        assert.ok(countMarkers(img) > 50, `${format}: competition markers`);
+      }
     } finally {
       await s.close();
     }

@@ -13,7 +13,8 @@
  * @module
  */
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
-import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, esriSpatialReference, type SpatialGeometry } from "../ops/mod.ts";
+import { moveIntoWorld, shiftGeometry, worldPeriod } from "../geo/wrap.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
 import { wktSpatialReference } from "../geo/projection.ts";
@@ -94,28 +95,45 @@ export function parseSpatialReferenceValue(name: string, value: unknown): Spatia
 }
 
 /**
- * Reads a spatial reference that must be one WKID: as
- * {@link parseSpatialReferenceValue}, refusing a frame with a moved
- * central meridian (only export's bboxSR and imageSR draw in one).
+ * A geometry given in the frame of `sr`, in its WKID's coordinates (moved
+ * by the frame's x shift; the engine finds and draws world copies).
  *
  * @example
  * ```ts
- * import { parseSpatialReference } from "./_geometry_json.ts";
- * parseSpatialReference("bboxSR", "102100"); // 102100
- * parseSpatialReference("sr", '{"wkid":4326}'); // 4326
+ * import { fromFrame } from "./_geometry_json.ts";
+ * fromFrame({ type: "Point", x: 0, y: 0 }, { wkid: 3857, xShift: 1000 }); // x 1000
  * ```
  */
-export function parseSpatialReference(name: string, value: unknown): number {
-  const sr = parseSpatialReferenceValue(name, value);
-  if (sr.xShift !== 0) {
-    throw new InvalidRequestError(
-      `Parameter '${name}': a spatial reference whose central meridian is moved is supported ` +
-        "only in export's bboxSR and imageSR; send the WKID (e.g. 102100) here.",
-      {},
-      [`'${name}' parameter is invalid`],
-    );
-  }
-  return sr.wkid;
+export function fromFrame(g: Geometry, sr: SpatialReferenceValue): Geometry {
+  return shiftGeometry(g, sr.xShift);
+}
+
+/**
+ * A geometry in WKID coordinates written in the frame of `sr` (moved back,
+ * and into the frame's one world).
+ *
+ * @example
+ * ```ts
+ * import { toFrame } from "./_geometry_json.ts";
+ * toFrame({ type: "Point", x: 1000, y: 0 }, { wkid: 3857, xShift: 1000 }); // x 0
+ * ```
+ */
+export function toFrame(g: Geometry, sr: SpatialReferenceValue): Geometry {
+  return sr.xShift === 0 ? g : moveIntoWorld(g, -sr.xShift, worldPeriod(sr.wkid));
+}
+
+/**
+ * The `spatialReference` JSON of a frame: its WKID's, or its WKT when its
+ * central meridian is moved.
+ *
+ * @example
+ * ```ts
+ * import { frameSpatialReference } from "./_geometry_json.ts";
+ * frameSpatialReference({ wkid: 4326, xShift: 0 }); // { wkid: 4326, latestWkid: 4326 }
+ * ```
+ */
+export function frameSpatialReference(sr: SpatialReferenceValue): unknown {
+  return sr.xShift === 0 ? esriSpatialReference(sr.wkid) : { wkt: sr.wkt };
 }
 
 function positions(v: unknown, name: string, what: string): Position[] {
@@ -233,7 +251,9 @@ export function parseGeometry(
     if (!isObject(o)) throw invalid(name, "an Esri JSON geometry object", t);
     geometry = fromObject(o, name);
     if (o.spatialReference !== undefined && o.spatialReference !== null) {
-      wkid = parseSpatialReference(`${name}.spatialReference`, o.spatialReference);
+      const sr = parseSpatialReferenceValue(`${name}.spatialReference`, o.spatialReference);
+      geometry = fromFrame(geometry, sr);
+      wkid = sr.wkid;
     }
   } else {
     const nums = t.split(",").map((s) => s.trim());
