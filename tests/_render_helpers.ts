@@ -5,6 +5,7 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
 import * as topojson from "topojson-client";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
@@ -155,6 +156,15 @@ export function decode(bytes: Uint8Array): Pixels {
 export function pixel(p: Pixels, x: number, y: number): [number, number, number, number] {
   const i = (Math.round(y) * p.width + Math.round(x)) * 4;
   return [p.data[i], p.data[i + 1], p.data[i + 2], p.data[i + 3]];
+}
+
+/** Asserts that two images have the same size and the very same pixels. */
+export function assertSamePixels(a: Pixels, b: Pixels, what: string): void {
+  assert.equal(a.width, b.width, what);
+  assert.equal(a.height, b.height, what);
+  let differ = 0;
+  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) differ++;
+  assert.equal(differ, 0, `${what}: ${differ} channel values differ`);
 }
 
 /** True when the two colours differ by at most `tol` on every channel. */

@@ -15,7 +15,7 @@ import { createMapServer } from "../map/mod.ts";
 import { InProcessRenderer, type Renderer } from "../map/render/pool.ts";
 import { createRestApi, RestParams } from "../map/rest/mod.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
-import { decode, near, pixel, type Pixels } from "./_render_helpers.ts";
+import { assertSamePixels, decode, near, pixel, type Pixels } from "./_render_helpers.ts";
 import { GDAL_BIN, optionalTest } from "./_optional.ts";
 
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
@@ -83,14 +83,6 @@ async function soapExport(
   return decode(new Uint8Array(Buffer.from(data[1], "base64")));
 }
 
-function samePixels(a: Pixels, b: Pixels, what: string): void {
-  assert.equal(a.width, b.width, what);
-  assert.equal(a.height, b.height, what);
-  let differ = 0;
-  for (let i = 0; i < a.data.length; i++) if (a.data[i] !== b.data[i]) differ++;
-  assert.equal(differ, 0, `${what}: ${differ} channel values differ`);
-}
-
 /** Pixel of a lon/lat in a whole-world 2:1 image. */
 function at(p: Pixels, lon: number, lat: number): [number, number, number, number] {
   return pixel(p, (lon + 180) / 360 * (p.width - 1), (90 - lat) / 180 * (p.height - 1));
@@ -113,7 +105,7 @@ Deno.test({
     try {
       const rest = await restPixels(s, "bbox=-180,-90,180,90&size=720,360&format=png&f=image");
       const soap = await soapExport(s, [-180, -90, 180, 90], 720, 360);
-      samePixels(rest, soap, "whole world");
+      assertSamePixels(rest, soap, "whole world");
       assert.ok(near(at(rest, -30, -30), SEA, 4), "sea");
       assert.ok(near(at(rest, 100, 62), LAND, 4), "Siberia");
       assert.ok(countMarkers(rest) > 50, "competition markers");
@@ -131,15 +123,15 @@ Deno.test({
         `<LayerDescriptions><LayerDescription><LayerID>0</LayerID><Visible>false</Visible>` +
           `</LayerDescription></LayerDescriptions>`,
       );
-      samePixels(countries, hidden, "show:1");
+      assertSamePixels(countries, hidden, "show:1");
       assert.equal(countMarkers(countries), 0, "no markers with show:1");
       const hide = await restPixels(s, "bbox=20,40,60,60&size=400,200&layers=hide:0&f=image");
-      samePixels(hide, hidden, "hide:0");
+      assertSamePixels(hide, hidden, "hide:0");
       const exclude = await restPixels(
         s,
         "bbox=20,40,60,60&size=400,200&layers=exclude:0&f=image",
       );
-      samePixels(exclude, hidden, "exclude:0");
+      assertSamePixels(exclude, hidden, "exclude:0");
       const all = await restPixels(s, "bbox=20,40,60,60&size=400,200&f=image");
       assert.ok(countMarkers(all) > 0, "markers by default");
       // layerDefs in both forms: no competition matches id < 0.
@@ -148,7 +140,7 @@ Deno.test({
           s,
           `bbox=20,40,60,60&size=400,200&layerDefs=${encodeURIComponent(defs)}&f=image`,
         );
-        samePixels(filtered, hidden, `layerDefs ${defs}`);
+        assertSamePixels(filtered, hidden, `layerDefs ${defs}`);
       }
 
       // f=json: href in the output folder, the image there is the one f=image draws.
@@ -169,7 +161,7 @@ Deno.test({
       assert.ok(Math.abs(j.scale - 0.5 * 111319.49079327358 * 96 * 39.37) < 1e-3, `${j.scale}`);
       const file = await fetch(j.href);
       assert.equal(file.headers.get("content-type"), "image/png");
-      samePixels(decode(new Uint8Array(await file.arrayBuffer())), rest, "href");
+      assertSamePixels(decode(new Uint8Array(await file.arrayBuffer())), rest, "href");
       // pjson and POST form bodies answer the same.
       const posted = await fetch(`${s.url}${SERVICE}/export`, {
         method: "POST",
@@ -244,7 +236,7 @@ Deno.test({
         s,
         "bbox=-180,-90,180,90&size=720,360&format=png32&time=1199145600000,1230768000000&f=image",
       );
-      samePixels(timed, opaque, "time ignored");
+      assertSamePixels(timed, opaque, "time ignored");
     } finally {
       await s.close();
     }
@@ -263,7 +255,7 @@ Deno.test({
         ["size=400,400", /'bbox' is required/],
         ["bbox=1,2,3", /'bbox'.*four numbers/],
         ["bbox=a,b,c,d", /'bbox'/],
-        ["bbox=10,0,0,10", /xmin < xmax/],
+        ["bbox=10,0,10,10", /with a width and a height/],
         ["bbox=1e308,1e308,1.7e308,1.7e308", /within ±1000000000000000/],
         ["bbox=0,0,10,10&size=400", /'size'/],
         ["bbox=0,0,10,10&size=0,400", /'size'/],
@@ -408,36 +400,43 @@ Deno.test({
 });
 
 optionalTest(GDAL_BIN, {
-  name: "GDAL's WMS driver (AGS mini-driver) draws the map from REST /export",
+  name:
+    "GDAL's WMS driver (AGS mini-driver) draws the map from REST /export, ImageFormat image/png too",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
     const s = await startTestServer();
     try {
-      const xml = `${s.dir}/ags.xml`;
-      const out = `${s.dir}/ags.png`;
-      await Deno.writeTextFile(
-        xml,
-        `<GDAL_WMS><Service name="AGS">` +
-          `<ServerUrl>${s.url}${SERVICE}</ServerUrl><BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS>` +
-          `</Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
-          `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY>` +
-          `<SizeX>720</SizeX><SizeY>360</SizeY></DataWindow><BandsCount>4</BandsCount>` +
-          `<BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
-      );
-      const run = await new Deno.Command("gdal_translate", {
-        args: ["-q", "-of", "PNG", xml, out],
-        env: { GDAL_HTTP_TIMEOUT: "60", GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache` },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
-      const img = decode(await Deno.readFile(out));
-      assert.equal(img.width, 720);
-      assert.equal(img.height, 360);
-      assert.ok(near(at(img, -30, -30), SEA, 4), `sea ${at(img, -30, -30)}`);
-      assert.ok(near(at(img, 100, 62), LAND, 4), `land ${at(img, 100, 62)}`);
-      assert.ok(countMarkers(img) > 50, "competition markers");
+      // GDAL's default format, and its ImageFormat as a MIME type (sent as written).
+      for (const [i, format] of ["", "<ImageFormat>image/png</ImageFormat>"].entries()) {
+        const xml = `${s.dir}/ags${i}.xml`;
+        const out = `${s.dir}/ags${i}.png`;
+        await Deno.writeTextFile(
+          xml,
+          `<GDAL_WMS><Service name="AGS">` +
+            `<ServerUrl>${s.url}${SERVICE}</ServerUrl><BBoxOrder>xyXY</BBoxOrder><SRS>4326</SRS>` +
+            `${format}</Service><DataWindow><UpperLeftX>-180</UpperLeftX><UpperLeftY>90</UpperLeftY>` +
+            `<LowerRightX>180</LowerRightX><LowerRightY>-90</LowerRightY>` +
+            `<SizeX>720</SizeX><SizeY>360</SizeY></DataWindow><BandsCount>4</BandsCount>` +
+            `<BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY></GDAL_WMS>`,
+        );
+        const run = await new Deno.Command("gdal_translate", {
+          args: ["-q", "-of", "PNG", xml, out],
+          env: {
+            GDAL_HTTP_TIMEOUT: "60",
+            GDAL_DEFAULT_WMS_CACHE_PATH: `${s.dir}/gdalwmscache${i}`,
+          },
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(run.code, 0, `${format}: ${new TextDecoder().decode(run.stderr)}`);
+        const img = decode(await Deno.readFile(out));
+        assert.equal(img.width, 720);
+        assert.equal(img.height, 360);
+        assert.ok(near(at(img, -30, -30), SEA, 4), `${format} sea ${at(img, -30, -30)}`);
+        assert.ok(near(at(img, 100, 62), LAND, 4), `${format} land ${at(img, 100, 62)}`);
+        assert.ok(countMarkers(img) > 50, `${format}: competition markers`);
+      }
     } finally {
       await s.close();
     }

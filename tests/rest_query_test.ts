@@ -409,7 +409,7 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
     [{ geometry: '{"x":"a","y":1}' }, /'geometry'.*finite/],
     [{ geometry: '{"rings":[[[0,0],[1,1]]]}' }, /three points/],
     [{ geometry: "1,2,3" }, /'geometry'/],
-    [{ geometry: "5,5,1,1" }, /xmin/],
+    [{ geometry: '{"xmin":5,"ymin":5,"xmax":"a","ymax":1}' }, /xmin, ymin, xmax, ymax/],
     [{ geometry: '{"x":1,"y":1}', geometryType: "esriGeometryPolygon" }, /geometryType/],
     [{ geometry: "1,1", geometryType: "esriGeometryCircle" }, /'geometryType'/],
     [{ geometry: "1,1", spatialRel: "esriSpatialRelNear" }, /'spatialRel'/],

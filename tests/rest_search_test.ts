@@ -303,7 +303,7 @@ Deno.test({
         [{ ...point, geometry: "1,2,3" }, /'geometry'/],
         [{ ...point, geometry: '{"x":1' }, /'geometry'/],
         [{ ...point, geometry: '{"rings":[[[1,"a"]]]}' }, /'geometry'/],
-        [{ ...point, geometry: '{"xmin":5,"ymin":0,"xmax":1,"ymax":1}' }, /'geometry'/],
+        [{ ...point, geometry: '{"xmin":5,"ymin":0,"xmax":1}' }, /'geometry'/],
         [{ ...point, geometryType: "esriGeometryPolygon" }, /geometryType/],
         [{ ...point, geometryType: "circle" }, /'geometryType'/],
         [{ ...point, tolerance: "" }, /'tolerance' is required/],

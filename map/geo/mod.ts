@@ -10,4 +10,5 @@ export * from "./projection.ts";
 export * from "./geodesic.ts";
 export * from "./relate.ts";
 export * from "./rings.ts";
+export * from "./envelope.ts";
 export * from "./antimeridian.ts";

@@ -177,6 +177,119 @@ export function spatialReferenceWkt(wkid: number): string | undefined {
   return ESRI_WKT[id] ?? registeredWkt.get(id);
 }
 
+/**
+ * A spatial reference given as WKT, as the engine projects and draws it: a
+ * WKID, and for Web Mercator with its central meridian moved (how the
+ * ArcGIS Maps SDK draws a view across 180°) the x offset of that frame in
+ * metres: x in `wkid` = x in the WKT's frame + `xShift` (whole worlds
+ * apart are the same place, drawn again across the antimeridian).
+ */
+export interface WktSpatialReference {
+  wkid: number;
+  xShift: number;
+}
+
+/** proj4's reading of a WKT, the members we look at. */
+interface ParsedWkt {
+  projName?: string;
+  long0?: number;
+  lat0?: number;
+  lat_ts?: number;
+  x0?: number;
+  y0?: number;
+  k0?: number;
+  a?: number;
+  b?: number;
+  rf?: number;
+  datumCode?: string;
+  to_meter?: number;
+  from_greenwich?: number;
+}
+
+const near = (a: number | undefined, b: number, tol = 1e-9) =>
+  Math.abs((a ?? 0) - b) <= tol * Math.max(1, Math.abs(b));
+
+/** WGS 84's ellipsoid (or GRS 80's, within a millimetre of it). */
+function onWgs84(p: ParsedWkt): boolean {
+  return p.datumCode === "wgs84" ||
+    (near(p.a, 6378137) && p.rf !== undefined && Math.abs(p.rf - 298.257223563) < 1e-5);
+}
+
+function unsupportedWkt(what: string): InvalidRequestError {
+  return new InvalidRequestError(
+    `spatial reference WKT ${what} is not supported: send a WKID, or the WKT (Esri or OGC) of ` +
+      "WGS 84, Web Mercator (any central meridian), World Mercator or a WGS 84 UTM zone.",
+  );
+}
+
+/**
+ * Resolves a spatial reference given as WKT (Esri or OGC flavour, read
+ * by proj4's WKT parser) to one the engine knows: its EPSG authority when
+ * the WKT names one the engine can project, else WGS 84, Web Mercator
+ * (any central meridian: {@link WktSpatialReference.xShift}), World
+ * Mercator or a WGS 84 UTM zone recognised by their parameters. Anything
+ * else is an InvalidRequestError saying what is unsupported.
+ *
+ * @example
+ * ```ts
+ * wktSpatialReference('PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984",' +
+ *   'DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],' +
+ *   'UNIT["Degree",0.0174532925199433]],PROJECTION["Mercator_Auxiliary_Sphere"],' +
+ *   'PARAMETER["False_Easting",0.0],PARAMETER["False_Northing",0.0],PARAMETER["Central_Meridian",180.0],' +
+ *   'PARAMETER["Standard_Parallel_1",0.0],PARAMETER["Auxiliary_Sphere_Type",0.0],UNIT["Meter",1.0]]');
+ * // { wkid: 3857, xShift: 20037508.34… }
+ * ```
+ */
+export function wktSpatialReference(wkt: string): WktSpatialReference {
+  const text = wkt.trim();
+  // The outermost AUTHORITY closes the WKT (OGC flavour).
+  const authority = /AUTHORITY\[\s*"EPSG"\s*,\s*"?(\d+)"?\s*\]\s*\]$/i.exec(text);
+  if (authority) {
+    const id = normalizeWkid(Number(authority[1]));
+    if (canProject(id, WGS84)) return { wkid: id, xShift: 0 };
+  }
+  let p: ParsedWkt;
+  try {
+    p = new proj4.Proj(text) as unknown as ParsedWkt;
+  } catch {
+    throw unsupportedWkt("that cannot be read");
+  }
+  const name = (p.projName ?? "").toLowerCase();
+  const shown = p.projName ?? "without a projection";
+  const long0 = (p.long0 ?? 0) / DEG;
+  const plain = near(p.x0, 0) && near(p.y0, 0) && (p.k0 === undefined || near(p.k0, 1)) &&
+    near(p.lat_ts, 0) && (p.to_meter === undefined || near(p.to_meter, 1));
+  if (name === "longlat") {
+    if (onWgs84(p) && near(p.from_greenwich, 0)) return { wkid: WGS84, xShift: 0 };
+    throw unsupportedWkt("of a geographic system other than WGS 84 (Greenwich)");
+  }
+  if (name === "mercator_auxiliary_sphere" || name === "merc" || name === "mercator_1sp") {
+    const auxiliary = /Auxiliary_Sphere_Type"\s*,\s*([-\d.]+)/i.exec(text);
+    const sphere = name === "mercator_auxiliary_sphere"
+      ? auxiliary === null || Number(auxiliary[1]) === 0
+      : near(p.a, EARTH_RADIUS) && near(p.b, EARTH_RADIUS);
+    if (plain && sphere && near(p.a, EARTH_RADIUS)) {
+      // Whole turns name the same meridian: keep the shift within one world.
+      const meridian = ((long0 + 180) % 360 + 360) % 360 - 180;
+      return { wkid: WEB_MERCATOR, xShift: EARTH_RADIUS * meridian * DEG };
+    }
+    if (plain && onWgs84(p) && near(long0, 0)) return { wkid: 3395, xShift: 0 };
+    throw unsupportedWkt(`of a Mercator (${shown}) other than Web or World Mercator`);
+  }
+  if (name === "transverse_mercator" || name === "tmerc" || name === "utm") {
+    const zone = Math.round((long0 + 183) / 6);
+    const south = near(p.y0, 10000000);
+    if (
+      onWgs84(p) && zone >= 1 && zone <= 60 && near(long0, zone * 6 - 183) &&
+      near(p.k0, 0.9996) && near(p.x0, 500000) && (south || near(p.y0, 0)) && near(p.lat0, 0)
+    ) {
+      return { wkid: (south ? 32700 : 32600) + zone, xShift: 0 };
+    }
+    throw unsupportedWkt(`of a transverse Mercator (${shown}) other than a WGS 84 UTM zone`);
+  }
+  throw unsupportedWkt(`of projection ${shown}`);
+}
+
 function unknownSr(wkid: number, other: number): InvalidRequestError {
   return new InvalidRequestError(
     `Cannot project between WKID ${wkid} and WKID ${other}: spatial reference ${wkid} is not ` +

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { assertAlmostEquals } from "../../tests/_geo_asserts.ts";
+import { InvalidRequestError } from "../errors.ts";
 import {
   canProject,
   esriSpatialReference,
@@ -13,6 +14,7 @@ import {
   registerSpatialReference,
   spatialReferenceWkt,
   unitsOfWkid,
+  wktSpatialReference,
 } from "./projection.ts";
 
 Deno.test("Web Mercator aliases normalise to 3857", () => {
@@ -103,14 +105,16 @@ Deno.test("UTM zones work through proj4 and Web Mercator still clamps", () => {
   assert.throws(() => projectPoint([0, 0], 123456, 4326), /WKID 123456 .*not supported/);
 });
 
+/** Lambert-93 (EPSG:2154) as a GeoPackage stores it. */
+const lambert93 =
+  'PROJCS["RGF93 / Lambert-93",GEOGCS["RGF93",DATUM["Reseau_Geodesique_Francais_1993",' +
+  'SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],' +
+  'PROJECTION["Lambert_Conformal_Conic_2SP"],PARAMETER["standard_parallel_1",49],' +
+  'PARAMETER["standard_parallel_2",44],PARAMETER["latitude_of_origin",46.5],' +
+  'PARAMETER["central_meridian",3],PARAMETER["false_easting",700000],' +
+  'PARAMETER["false_northing",6600000],UNIT["metre",1]]';
+
 Deno.test("a GeoPackage WKT can be registered and used", () => {
-  const lambert93 =
-    'PROJCS["RGF93 / Lambert-93",GEOGCS["RGF93",DATUM["Reseau_Geodesique_Francais_1993",' +
-    'SPHEROID["GRS 1980",6378137,298.257222101]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],' +
-    'PROJECTION["Lambert_Conformal_Conic_2SP"],PARAMETER["standard_parallel_1",49],' +
-    'PARAMETER["standard_parallel_2",44],PARAMETER["latitude_of_origin",46.5],' +
-    'PARAMETER["central_meridian",3],PARAMETER["false_easting",700000],' +
-    'PARAMETER["false_northing",6600000],UNIT["metre",1]]';
   assert.equal(registerSpatialReference(2154, lambert93), true);
   const [x, y] = projectPoint([3, 46.5], 4326, 2154);
   assertAlmostEquals(x, 700000, 1e-3);
@@ -133,4 +137,57 @@ Deno.test("ArcGIS reports ESRI WKT and 102100/3857 for Web Mercator", () => {
   assert.equal(geo.WKID, 4326);
   assert.equal(geo.LeftLongitude, -180);
   assert.equal(esriSpatialReference(123456).$type, "UnknownCoordinateSystem");
+});
+
+/** The Web Mercator WKT the ArcGIS Maps SDK sends across 180°: ArcGIS's, its central meridian moved. */
+function sdkWebMercator(centralMeridian: number): string {
+  return spatialReferenceWkt(3857)!.replace(
+    '"Central_Meridian",0.0',
+    `"Central_Meridian",${centralMeridian}`,
+  );
+}
+
+Deno.test("wktSpatialReference resolves Esri and OGC WKT to the spatial references the engine knows", () => {
+  assert.deepEqual(wktSpatialReference(spatialReferenceWkt(4326)!), { wkid: 4326, xShift: 0 });
+  assert.deepEqual(wktSpatialReference(spatialReferenceWkt(3857)!), { wkid: 3857, xShift: 0 });
+  // The SDK's shifted meridian: x in 3857 = x in its frame + R * 100°.
+  const shifted = wktSpatialReference(sdkWebMercator(99.99999999999999));
+  assert.equal(shifted.wkid, 3857);
+  assert.ok(Math.abs(shifted.xShift - 6378137 * Math.PI * 100 / 180) < 1e-6, `${shifted.xShift}`);
+  // OGC WKT with its EPSG authority, and recognised by parameters without one.
+  const ogcUtm = 'PROJCS["WGS 84 / UTM zone 37N",GEOGCS["WGS 84",DATUM["WGS_1984",' +
+    'SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],' +
+    'PROJECTION["Transverse_Mercator"],PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",39],' +
+    'PARAMETER["scale_factor",0.9996],PARAMETER["false_easting",500000],PARAMETER["false_northing",0],' +
+    'UNIT["metre",1]]';
+  assert.deepEqual(wktSpatialReference(ogcUtm), { wkid: 32637, xShift: 0 });
+  assert.deepEqual(
+    wktSpatialReference(ogcUtm.replace('"false_northing",0', '"false_northing",10000000')),
+    { wkid: 32737, xShift: 0 },
+  );
+  assert.deepEqual(
+    wktSpatialReference(ogcUtm.replace(/\]$/, ',AUTHORITY["EPSG","32637"]]')),
+    { wkid: 32637, xShift: 0 },
+  );
+  const pseudo = 'PROJCS["WGS 84 / Pseudo-Mercator",GEOGCS["WGS 84",DATUM["WGS_1984",' +
+    'SPHEROID["WGS 84",6378137,298.257223563]],PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],' +
+    'PROJECTION["Mercator_1SP"],PARAMETER["central_meridian",0],PARAMETER["scale_factor",1],' +
+    'PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1],AUTHORITY["EPSG","3857"]]';
+  assert.deepEqual(wktSpatialReference(pseudo), { wkid: 3857, xShift: 0 });
+  // Without its authority, that WKT is the ellipsoidal World Mercator.
+  assert.deepEqual(wktSpatialReference(pseudo.replace(/,AUTHORITY\["EPSG","3857"\]\]$/, "]")), {
+    wkid: 3395,
+    xShift: 0,
+  });
+  assert.throws(
+    () => wktSpatialReference(lambert93),
+    /Lambert_Conformal_Conic_2SP is not supported/,
+  );
+  assert.throws(
+    () =>
+      wktSpatialReference(sdkWebMercator(0).replace('"False_Easting",0.0', '"False_Easting",5.0')),
+    /Mercator.*not supported/,
+  );
+  assert.throws(() => wktSpatialReference("PROJCS[nonsense"), /cannot be read/);
+  assert.throws(() => wktSpatialReference("PROJCS[]"), InvalidRequestError);
 });

@@ -11,6 +11,7 @@
  */
 import type { Extent, Geometry, Position } from "../types.ts";
 import { isGeographic, MERCATOR_HALF_WORLD, normalizeWkid, WEB_MERCATOR } from "./projection.ts";
+import { bboxOf } from "./_shape.ts";
 
 /** World copies farther than this many worlds away are never drawn nor searched. */
 export const MAX_WORLD_COPIES = 3;
@@ -140,4 +141,23 @@ export function shiftGeometry(g: Geometry, dx: number): Geometry {
  */
 export function shiftExtent(e: Extent, dx: number): Extent {
   return dx === 0 ? e : { ...e, xmin: e.xmin + dx, xmax: e.xmax + dx };
+}
+
+/**
+ * A geometry moved by `dx` along x, then by whole worlds (`period`) so the
+ * middle of its extent lies in the central world: how a result is written
+ * in a frame whose central meridian is moved (a line across that frame's
+ * edge stays whole, as drawn).
+ *
+ * @example
+ * ```ts
+ * moveIntoWorld({ type: "Point", x: -170, y: 0 }, -100, 360); // x 90 (-270 is 90 a world on)
+ * ```
+ */
+export function moveIntoWorld(g: Geometry, dx: number, period: number): Geometry {
+  const moved = shiftGeometry(g, dx);
+  const box = bboxOf(moved);
+  if (box === null || period <= 0) return moved;
+  const k = Math.round((box.xmin + box.xmax) / 2 / period);
+  return k === 0 ? moved : shiftGeometry(moved, -k * period);
 }

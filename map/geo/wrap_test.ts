@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { shiftExtent, shiftGeometry, windowShifts, worldPeriod, worldShifts } from "./wrap.ts";
+import {
+  moveIntoWorld,
+  shiftExtent,
+  shiftGeometry,
+  windowShifts,
+  worldPeriod,
+  worldShifts,
+} from "./wrap.ts";
 import { MERCATOR_HALF_WORLD } from "./projection.ts";
 
 Deno.test("worldPeriod: geographic and Web Mercator wrap, other projections do not", () => {
@@ -49,5 +56,28 @@ Deno.test("shiftGeometry and shiftExtent move x only", () => {
     ymin: 0,
     xmax: -175,
     ymax: 1,
+  });
+});
+
+Deno.test("moveIntoWorld moves a geometry and brings its middle into the central world", () => {
+  assert.deepEqual(moveIntoWorld({ type: "Point", x: -170, y: 5 }, -100, 360), {
+    type: "Point",
+    x: 90,
+    y: 5,
+  });
+  assert.deepEqual(moveIntoWorld({ type: "Point", x: 30, y: 5 }, -100, 360), {
+    type: "Point",
+    x: -70,
+    y: 5,
+  });
+  // A line across the moved frame's edge stays whole, on the side of its middle.
+  assert.deepEqual(
+    moveIntoWorld({ type: "Polyline", paths: [[[-85, 0], [-70, 0]]] }, -100, 360),
+    { type: "Polyline", paths: [[[-185, 0], [-170, 0]]] },
+  );
+  assert.deepEqual(moveIntoWorld({ type: "Point", x: 1, y: 2 }, 5, 0), {
+    type: "Point",
+    x: 6,
+    y: 2,
   });
 });

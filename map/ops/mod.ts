@@ -19,6 +19,8 @@ export {
   type CoordinateOperations,
   LAYER_QUERY_OPERATIONS,
   type LayerQueryOperations,
+  type QueryExtent,
+  queryFeatureExtent,
   queryFeatureSet,
   SEARCH_OPERATIONS,
   type SearchOperations,

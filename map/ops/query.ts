@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { Feature } from "../types.ts";
+import type { Extent, Feature } from "../types.ts";
 import type {
   LayerDescriptionQueryRequest,
   LayerQueryRequest,
@@ -42,6 +42,7 @@ import {
 } from "./_query_shape_options.ts";
 import { featuresKml, zipSingleFile } from "./_query_formats.ts";
 import { featureSetObject } from "./_query_feature_json.ts";
+import { geometryExtent } from "./_geometry_extent.ts";
 
 /** A layer query resolved from a request. */
 interface Target {
@@ -206,6 +207,44 @@ export function queryFeatureSet(req: QueryFeatureSetRequest, ctx: OperationConte
     fields: rows.fields.filter((c) => c.type !== "Geometry" && c.type !== "OID"),
     objectIdField: undefined,
   };
+}
+
+/** The extent of a query's matches (null when none has a shape) in the output SR. */
+export interface QueryExtent {
+  extent: Extent | null;
+  wkid: number;
+}
+
+/**
+ * The bounding box of every feature the LayerDescription and QueryFilter
+ * select (not capped at maxRecordCount, as counts and ids are not), in
+ * the filter's output spatial reference: ArcGIS REST's `returnExtentOnly`.
+ *
+ * @example
+ * ```ts ignore
+ * const { extent } = queryFeatureExtent({ MapName: "Layers", LayerDescription: { LayerID: 0 } }, ctx);
+ * ```
+ */
+export function queryFeatureExtent(
+  req: LayerDescriptionQueryRequest,
+  ctx: OperationContext,
+): QueryExtent {
+  const t = byDescription(req, ctx);
+  const from = t.layer.source.wkid;
+  const to = t.parsed.outWkid;
+  let box: Extent | null = null;
+  for (const f of queryLayer(t.layer, { ...t.parsed.query, returnGeometry: true })) {
+    if (!f.geometry) continue;
+    const e = geometryExtent(projectGeometry(f.geometry, from, to));
+    if (!e) continue;
+    box = box === null ? e : {
+      xmin: Math.min(box.xmin, e.xmin),
+      ymin: Math.min(box.ymin, e.ymin),
+      xmax: Math.max(box.xmax, e.xmax),
+      ymax: Math.max(box.ymax, e.ymax),
+    };
+  }
+  return { extent: box, wkid: to };
 }
 
 /** Writes `bytes` into the output directory and returns its public URL. */

@@ -2,19 +2,24 @@
  * ArcGIS REST geometry and spatial-reference parameters: Esri JSON
  * geometries (`{"x","y"}`, `{"xmin",...}`, `{"rings"}`, `{"paths"}`,
  * `{"points"}`, each with an optional `spatialReference`) and the short
- * forms `x,y` and `xmin,ymin,xmax,ymax`, read into the shared
+ * forms `x,y` and `xmin,ymin,xmax,ymax` (envelope corners in any order,
+ * as ArcGIS reads them), read into the shared
  * {@link Geometry} model (written back as Esri JSON by `map/ops`'s
  * `esriGeometryJson`, the one writer REST and SOAP's JSON results share).
- * Spatial references are a WKID (`4326`) or JSON (`{"wkid":3857}`,
- * `{"latestWkid":3857}`); WKT is refused with a request for the WKID.
+ * Spatial references are a WKID (`4326`), JSON (`{"wkid":3857}`,
+ * `{"latestWkid":3857}`) or WKT (`{"wkt":"PROJCS[...]"}`, Esri or OGC,
+ * resolved by `wktSpatialReference`).
  *
  * @module
  */
 import type { Geometry, LayerGeometryType, Position } from "../types.ts";
-import { ESRI_GEOMETRY_TYPE, type SpatialGeometry } from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, esriSpatialReference, type SpatialGeometry } from "../ops/mod.ts";
+import { moveIntoWorld, shiftGeometry, worldPeriod } from "../geo/wrap.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
-import { invalid } from "./params.ts";
+import { wktSpatialReference } from "../geo/projection.ts";
+import { envelopeFromCorners } from "../geo/envelope.ts";
+import { invalid, jsonValue } from "./params.ts";
 
 /** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
 const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
@@ -31,48 +36,104 @@ function finite(v: unknown): v is number {
 }
 
 /**
+ * A spatial-reference parameter as the engine uses it: a WKID and, for a
+ * WKT Web Mercator with its central meridian moved, the x shift of its
+ * frame (see `wktSpatialReference`); `wkt` is the WKT as sent.
+ */
+export interface SpatialReferenceValue {
+  wkid: number;
+  xShift: number;
+  wkt?: string;
+}
+
+const SR_FORMS = 'a WKID such as 4326, or JSON such as {"wkid":4326} or {"wkt":"PROJCS[...]"}';
+
+/** A WKT's spatial reference; what it cannot be is the parameter's error. */
+function fromWkt(name: string, wkt: string): SpatialReferenceValue {
+  try {
+    return { ...wktSpatialReference(wkt), wkt };
+  } catch (e) {
+    if (!(e instanceof InvalidRequestError)) throw e;
+    throw new InvalidRequestError(`Parameter '${name}': ${e.message}`, {}, [
+      `'${name}' parameter is invalid`,
+    ]);
+  }
+}
+
+/**
  * Reads a spatial-reference parameter value (text as sent, or the
- * `spatialReference` member of a JSON geometry).
+ * `spatialReference` member of a JSON geometry): a WKID, `{"wkid"}`,
+ * `{"latestWkid"}`, or WKT (`{"wkt": "..."}` or the bare WKT text).
  *
  * @example
  * ```ts
- * import { parseSpatialReference } from "./_geometry_json.ts";
- * parseSpatialReference("bboxSR", "102100"); // 102100
- * parseSpatialReference("sr", '{"wkid":4326}'); // 4326
+ * import { parseSpatialReferenceValue } from "./_geometry_json.ts";
+ * parseSpatialReferenceValue("bboxSR", "{wkid: 102100, latestWkid: 3857}"); // { wkid: 3857, xShift: 0 }
  * ```
  */
-export function parseSpatialReference(name: string, value: unknown): number {
+export function parseSpatialReferenceValue(name: string, value: unknown): SpatialReferenceValue {
   let v = value;
   if (typeof v === "string") {
     const t = v.trim();
     if (/^\d+$/.test(t)) v = Number(t);
-    else {
-      try {
-        v = JSON.parse(t);
-      } catch {
-        throw invalid(name, 'a WKID such as 4326 or JSON such as {"wkid":4326}', t);
-      }
-    }
+    else if (/^(PROJCS|GEOGCS)\s*\[/i.test(t)) return fromWkt(name, t);
+    else v = jsonValue(name, t, SR_FORMS);
   }
-  if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
+  if (typeof v === "number" && Number.isInteger(v) && v > 0) return { wkid: v, xShift: 0 };
   if (isObject(v)) {
     for (const key of ["latestWkid", "wkid"]) {
       const n = v[key];
-      if (typeof n === "number" && Number.isInteger(n) && n > 0) return n;
+      if (typeof n === "number" && Number.isInteger(n) && n > 0) return { wkid: n, xShift: 0 };
     }
-    if (typeof v.wkt === "string") {
-      throw new InvalidRequestError(
-        `Parameter '${name}': spatial references given as WKT are not supported; send the WKID (e.g. {"wkid":4326}).`,
-        {},
-        [`'${name}' parameter is invalid`],
-      );
-    }
+    if (typeof v.wkt === "string") return fromWkt(name, v.wkt);
   }
   throw invalid(
     name,
-    'a WKID such as 4326 or JSON such as {"wkid":4326}',
+    SR_FORMS,
     typeof value === "string" ? value : JSON.stringify(value) ?? String(value),
   );
+}
+
+/**
+ * A geometry given in the frame of `sr`, in its WKID's coordinates (moved
+ * by the frame's x shift; the engine finds and draws world copies).
+ *
+ * @example
+ * ```ts
+ * import { fromFrame } from "./_geometry_json.ts";
+ * fromFrame({ type: "Point", x: 0, y: 0 }, { wkid: 3857, xShift: 1000 }); // x 1000
+ * ```
+ */
+export function fromFrame(g: Geometry, sr: SpatialReferenceValue): Geometry {
+  return shiftGeometry(g, sr.xShift);
+}
+
+/**
+ * A geometry in WKID coordinates written in the frame of `sr` (moved back,
+ * and into the frame's one world).
+ *
+ * @example
+ * ```ts
+ * import { toFrame } from "./_geometry_json.ts";
+ * toFrame({ type: "Point", x: 1000, y: 0 }, { wkid: 3857, xShift: 1000 }); // x 0
+ * ```
+ */
+export function toFrame(g: Geometry, sr: SpatialReferenceValue): Geometry {
+  return sr.xShift === 0 ? g : moveIntoWorld(g, -sr.xShift, worldPeriod(sr.wkid));
+}
+
+/**
+ * The `spatialReference` JSON of a frame: its WKID's, or its WKT when its
+ * central meridian is moved.
+ *
+ * @example
+ * ```ts
+ * import { frameSpatialReference } from "./_geometry_json.ts";
+ * frameSpatialReference({ wkid: 4326, xShift: 0 }); // { wkid: 4326, latestWkid: 4326 }
+ * ```
+ */
+export function frameSpatialReference(sr: SpatialReferenceValue): unknown {
+  return sr.xShift === 0 ? esriSpatialReference(sr.wkid) : { wkt: sr.wkt };
 }
 
 function positions(v: unknown, name: string, what: string): Position[] {
@@ -151,10 +212,8 @@ function fromObject(o: Record<string, unknown>, name: string): Geometry {
         JSON.stringify(o),
       );
     }
-    if (xmin > xmax || ymin > ymax) {
-      throw invalid(name, "an envelope with xmin <= xmax and ymin <= ymax", JSON.stringify(o));
-    }
-    return { type: "Envelope", xmin, ymin, xmax, ymax };
+    // Corners in any order, as ArcGIS reads envelopes.
+    return envelopeFromCorners(xmin, ymin, xmax, ymax);
   }
   if ("x" in o || "y" in o) {
     if (finite(o.x) && finite(o.y)) return { type: "Point", x: o.x, y: o.y };
@@ -188,16 +247,13 @@ export function parseGeometry(
   let geometry: Geometry;
   let wkid: number | null = null;
   if (t.startsWith("{")) {
-    let o: unknown;
-    try {
-      o = JSON.parse(t);
-    } catch {
-      throw invalid(name, "Esri JSON", t);
-    }
+    const o = jsonValue(name, t, "Esri JSON");
     if (!isObject(o)) throw invalid(name, "an Esri JSON geometry object", t);
     geometry = fromObject(o, name);
     if (o.spatialReference !== undefined && o.spatialReference !== null) {
-      wkid = parseSpatialReference(`${name}.spatialReference`, o.spatialReference);
+      const sr = parseSpatialReferenceValue(`${name}.spatialReference`, o.spatialReference);
+      geometry = fromFrame(geometry, sr);
+      wkid = sr.wkid;
     }
   } else {
     const nums = t.split(",").map((s) => s.trim());

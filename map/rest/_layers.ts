@@ -56,6 +56,7 @@ export function layerJson(
       supportsOrderBy: true,
       supportsDistinct: true,
       supportsQueryWithResultType: false,
+      supportsReturningQueryExtent: true,
     },
   };
 }

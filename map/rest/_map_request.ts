@@ -9,7 +9,7 @@
  */
 import type { LayerDescription, MapFrame } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { invalid } from "./params.ts";
+import { invalid, jsonValue } from "./params.ts";
 
 /** Checks that every id names a layer of `frame` (an unknown id is the client's mistake). */
 export function checkLayerIds(frame: MapFrame, ids: readonly number[], name: string): void {
@@ -57,12 +57,7 @@ export function parseLayerDefs(frame: MapFrame, text: string | undefined): Map<n
     out.set(id, where);
   };
   if (t.startsWith("{") || t.startsWith("[")) {
-    let v: unknown;
-    try {
-      v = JSON.parse(t);
-    } catch {
-      throw invalid(name, "JSON", t);
-    }
+    const v = jsonValue(name, t, "JSON");
     if (Array.isArray(v)) {
       for (const item of v) {
         const o = typeof item === "object" && item !== null ? item as Record<string, unknown> : {};
@@ -88,7 +83,7 @@ export function parseLayerDefs(frame: MapFrame, text: string | undefined): Map<n
 /**
  * The layers an export draws: the map's default visibility changed by
  * `show:ids` (only these), `hide:ids`, `include:ids` (these too) or
- * `exclude:ids`; undefined keeps the defaults.
+ * `exclude:ids`; undefined keeps the defaults (as does an empty list).
  */
 export function parseLayerVisibility(
   frame: MapFrame,
@@ -101,6 +96,9 @@ export function parseLayerVisibility(
   const op = m[1].toLowerCase();
   const ids = new Set(parseLayerIds(name, m[2]));
   checkLayerIds(frame, [...ids], name);
+  // An empty list changes nothing, `show:` included: ArcGIS then draws the
+  // default-visible layers (QGIS's whole-service layer sends `show:`).
+  if (ids.size === 0) return undefined;
   return new Map(frame.layers.map((l) => {
     const listed = ids.has(l.id);
     const visible = op === "show"

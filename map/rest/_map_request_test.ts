@@ -50,7 +50,10 @@ Deno.test("export layers: show, hide, include and exclude change the default vis
   assert.deepEqual(visible("hide:0"), [false, false, true]);
   assert.deepEqual(visible("include:1"), [true, true, true]);
   assert.deepEqual(visible("EXCLUDE:0,2"), [false, false, false]);
-  assert.deepEqual(visible("show:"), [false, false, false]);
+  // An empty list keeps the defaults, show: included (as ArcGIS draws QGIS's `show:`).
+  for (const empty of ["show:", "hide:", "include:", "exclude: "]) {
+    assert.equal(parseLayerVisibility(FRAME, empty), undefined, empty);
+  }
   assert.equal(parseLayerVisibility(FRAME, undefined), undefined);
   for (const bad of ["0,1", "top:1", "show:a", "show:9"]) {
     assert.throws(() => parseLayerVisibility(FRAME, bad), InvalidRequestError, bad);
@@ -106,8 +109,17 @@ Deno.test("export: the ExportMapImage request of bbox, SRs, size, dpi, format an
     ImageType: { ImageFormat: "png8", ImageReturnType: "URL" },
   });
   for (
-    const bad of ["", "bbox=1,1,0,0", "bbox=0,0,1,1&size=1.5,2", "bbox=0,0,1,1&format=pdf"]
+    const bad of ["", "bbox=1,1,1,0", "bbox=0,0,1,1&size=1.5,2", "bbox=0,0,1,1&format=pdf"]
   ) assert.throws(() => exportRequest(params(bad), FRAME, "json"), InvalidRequestError, bad);
+  // Corners in any order, as ArcGIS reads an envelope.
+  const swapped = exportRequest(params("bbox=1,1,0,0"), FRAME, "json").MapDescription.MapArea;
+  assert.deepEqual(swapped?.type === "MapExtent" ? swapped.Extent.geometry : swapped, {
+    type: "Envelope",
+    xmin: 0,
+    ymin: 0,
+    xmax: 1,
+    ymax: 1,
+  });
 });
 
 Deno.test("identify: shape, view, tolerance and layers option", () => {

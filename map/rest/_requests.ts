@@ -21,7 +21,13 @@ import { layerColumns } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { SPATIAL_RELATIONS } from "../geo/relate.ts";
 import type { RestParams } from "./params.ts";
-import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
+import {
+  fromFrame,
+  parseGeometry,
+  parseGeometryType,
+  parseSpatialReferenceValue,
+  type SpatialReferenceValue,
+} from "./_geometry_json.ts";
 import { textWhereClause } from "./_text_search.ts";
 
 function bad(name: string, message: string): InvalidRequestError {
@@ -34,10 +40,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A WKID from `4326`, `{"wkid": 4326}` or `{"latestWkid": 3857}`. */
-function wkidParam(params: RestParams, name: string): number | undefined {
+/** A spatial reference from `4326`, `{"wkid": 4326}`, `{"latestWkid": 3857}` or `{"wkt": ...}`. */
+function srParam(params: RestParams, name: string): SpatialReferenceValue | undefined {
   const raw = params.string(name);
-  return raw === undefined ? undefined : parseSpatialReference(name, raw);
+  return raw === undefined ? undefined : parseSpatialReferenceValue(name, raw);
 }
 
 /** REST geometry JSON (or one of its short text forms) with its spatial reference (else `inSR`). */
@@ -46,9 +52,10 @@ function geometryValue(params: RestParams, name: string): SpatialGeometry | unde
   if (raw === undefined) return undefined;
   const typeText = params.string("geometryType");
   const type = typeText === undefined ? undefined : parseGeometryType("geometryType", typeText);
-  const inSR = wkidParam(params, "inSR") ?? null;
+  const inSR = srParam(params, "inSR");
   const g = parseGeometry(name, raw, type);
-  return { geometry: g.geometry, wkid: g.wkid ?? inSR };
+  if (g.wkid !== null || inSR === undefined) return g;
+  return { geometry: fromFrame(g.geometry, inSR), wkid: inSR.wkid };
 }
 
 const STATISTIC_TYPES = ["count", "sum", "min", "max", "avg", "stddev", "var"] as const;
@@ -102,6 +109,10 @@ function orderBy(params: RestParams): { field: string; descending: boolean }[] {
 export interface QueryAnswerOptions {
   returnIdsOnly: boolean;
   returnCountOnly: boolean;
+  /** Only the extent of the matches (with the count when returnCountOnly is also set). */
+  returnExtentOnly: boolean;
+  /** `outSR` when it is a frame with a moved central meridian (results are moved into it). */
+  outFrame?: SpatialReferenceValue;
   /** Decimal places of returned coordinates. */
   geometryPrecision?: number;
 }
@@ -142,8 +153,8 @@ export function queryRequest(
     const relation = params.string("relationParam");
     if (relation !== undefined) filter.SpatialRelDescription = relation;
   }
-  const outSR = wkidParam(params, "outSR");
-  if (outSR !== undefined) filter.OutputSpatialReference = outSR;
+  const outSR = srParam(params, "outSR");
+  if (outSR !== undefined) filter.OutputSpatialReference = outSR.wkid;
   const statistics = outStatistics(params);
   const order = orderBy(params);
   if (!statistics && order.length > 0) {
@@ -180,6 +191,8 @@ export function queryRequest(
     answer: {
       returnIdsOnly: params.boolean("returnIdsOnly") ?? false,
       returnCountOnly: params.boolean("returnCountOnly") ?? false,
+      returnExtentOnly: params.boolean("returnExtentOnly") ?? false,
+      ...(outSR && outSR.xShift !== 0 ? { outFrame: outSR } : {}),
       geometryPrecision: params.number("geometryPrecision", { integer: true, min: 0, max: 17 }),
     },
   };

@@ -13,21 +13,25 @@ import type {
   EnvelopeGeometry,
   FindRequest,
   FindResult,
+  Geometry,
   IdentifyRequest,
   IdentifyResult,
   MapFrame,
   SpatialGeometry,
 } from "../ops/mod.ts";
-import {
-  ESRI_GEOMETRY_TYPE,
-  esriGeometryJson,
-  esriSpatialReference,
-  SEARCH_OPERATIONS,
-} from "../ops/mod.ts";
+import { ESRI_GEOMETRY_TYPE, esriGeometryJson, SEARCH_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { invalid, type RestParams } from "./params.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
-import { parseGeometry, parseGeometryType, parseSpatialReference } from "./_geometry_json.ts";
+import {
+  frameSpatialReference,
+  fromFrame,
+  parseGeometry,
+  parseGeometryType,
+  parseSpatialReferenceValue,
+  type SpatialReferenceValue,
+  toFrame,
+} from "./_geometry_json.ts";
 import {
   checkLayerIds,
   layerDescriptions,
@@ -53,10 +57,19 @@ function required(params: RestParams, name: string, what: string): string {
   return v;
 }
 
-/** `sr`: the WKID of the geometry, the map extent and the results; null = the map's. */
-function spatialReference(params: RestParams): number | null {
+/** `sr`: the spatial reference of the geometry, the map extent and the results; null = the map's. */
+function spatialReference(params: RestParams): SpatialReferenceValue | null {
   const text = params.string("sr");
-  return text === undefined ? null : parseSpatialReference("sr", text);
+  return text === undefined ? null : parseSpatialReferenceValue("sr", text);
+}
+
+/** A parsed geometry in `sr` when it named no spatial reference of its own. */
+function inSr<G extends Geometry>(
+  parsed: SpatialGeometry,
+  sr: SpatialReferenceValue | null,
+): SpatialGeometry<G> {
+  if (parsed.wkid !== null || sr === null) return parsed as SpatialGeometry<G>;
+  return { geometry: fromFrame(parsed.geometry, sr) as G, wkid: sr.wkid };
 }
 
 /** The LayerDescription options identify and find share. */
@@ -70,14 +83,17 @@ function resultOptions(params: RestParams, frame: MapFrame): LayerOptions {
 }
 
 /** `mapExtent`: `xmin,ymin,xmax,ymax` or a JSON envelope (its own spatialReference wins). */
-function mapExtent(params: RestParams, sr: number | null): SpatialGeometry<EnvelopeGeometry> {
+function mapExtent(
+  params: RestParams,
+  sr: SpatialReferenceValue | null,
+): SpatialGeometry<EnvelopeGeometry> {
   const text = required(params, "mapExtent", "the extent of the map the client shows");
   const parsed = parseGeometry("mapExtent", text, "Envelope");
   const e = parsed.geometry as EnvelopeGeometry;
   if (!(e.xmin < e.xmax && e.ymin < e.ymax)) {
-    throw invalid("mapExtent", "an extent with xmin < xmax and ymin < ymax", text);
+    throw invalid("mapExtent", "an extent with a width and a height", text);
   }
-  return { geometry: e, wkid: parsed.wkid ?? sr };
+  return inSr<EnvelopeGeometry>(parsed, sr);
 }
 
 /** `imageDisplay=width,height[,dpi]` of the map the client shows. */
@@ -130,10 +146,10 @@ export function identifyRequest(params: RestParams, frame: MapFrame): IdentifyRe
       Name: frame.name,
       MapArea: { type: "MapExtent", Extent: mapExtent(params, sr) },
       LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
-      ...(sr !== null ? { SpatialReference: sr } : {}),
+      ...(sr !== null ? { SpatialReference: sr.wkid } : {}),
     },
     MapImageDisplay: imageDisplay(params),
-    SearchShape: { geometry: shape.geometry, wkid: shape.wkid ?? sr },
+    SearchShape: inSr(shape, sr),
     Tolerance: tolerance,
     IdentifyOption: IDENTIFY_OPTIONS[m[1].toLowerCase()],
     LayerIDs: ids,
@@ -164,7 +180,7 @@ export function findRequest(params: RestParams, frame: MapFrame): FindRequest {
     MapDescription: {
       Name: frame.name,
       LayerDescriptions: layerDescriptions(frame, resultOptions(params, frame)),
-      ...(sr !== null ? { SpatialReference: sr } : {}),
+      ...(sr !== null ? { SpatialReference: sr.wkid } : {}),
     },
     SearchString: text,
     Contains: params.boolean("contains") ?? true,
@@ -174,16 +190,16 @@ export function findRequest(params: RestParams, frame: MapFrame): FindRequest {
   };
 }
 
-/** The WKID results are written in: the request's `sr`, else the map's. */
-function outputWkid(params: RestParams, frame: MapFrame): number {
-  return spatialReference(params) ?? frame.wkid;
+/** The spatial reference results are written in: the request's `sr`, else the map's. */
+function outputSr(params: RestParams, frame: MapFrame): SpatialReferenceValue {
+  return spatialReference(params) ?? { wkid: frame.wkid, xShift: 0 };
 }
 
 /** The common members of an identify or find result. */
 function resultJson(
   frame: MapFrame,
   r: FindResult | IdentifyResult,
-  wkid: number,
+  sr: SpatialReferenceValue,
 ): Record<string, unknown> {
   const layer = frame.layers.find((l) => l.id === r.layerId)!;
   return {
@@ -193,7 +209,12 @@ function resultJson(
     attributes: Object.fromEntries(r.properties.map((p) => [p.key, p.value])),
     geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType],
     ...(r.shape
-      ? { geometry: { ...esriGeometryJson(r.shape), spatialReference: esriSpatialReference(wkid) } }
+      ? {
+        geometry: {
+          ...esriGeometryJson(toFrame(r.shape, sr)),
+          spatialReference: frameSpatialReference(sr),
+        },
+      }
       : {}),
   };
 }
@@ -203,13 +224,17 @@ function resultJson(
  *
  * @example
  * ```ts ignore
- * identifyJson(frame, await SEARCH_OPERATIONS.Identify(req, ctx), 4326);
+ * identifyJson(frame, await SEARCH_OPERATIONS.Identify(req, ctx), { wkid: 4326, xShift: 0 });
  * ```
  */
-export function identifyJson(frame: MapFrame, results: IdentifyResult[], wkid: number) {
+export function identifyJson(
+  frame: MapFrame,
+  results: IdentifyResult[],
+  sr: SpatialReferenceValue,
+) {
   return {
     results: results.map((r) => {
-      const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
+      const { layerId, layerName, ...rest } = resultJson(frame, r, sr);
       return { layerId, layerName, value: r.name, ...rest };
     }),
   };
@@ -220,13 +245,13 @@ export function identifyJson(frame: MapFrame, results: IdentifyResult[], wkid: n
  *
  * @example
  * ```ts ignore
- * findJson(frame, await SEARCH_OPERATIONS.Find(req, ctx), 4326);
+ * findJson(frame, await SEARCH_OPERATIONS.Find(req, ctx), { wkid: 4326, xShift: 0 });
  * ```
  */
-export function findJson(frame: MapFrame, results: FindResult[], wkid: number) {
+export function findJson(frame: MapFrame, results: FindResult[], sr: SpatialReferenceValue) {
   return {
     results: results.map((r) => {
-      const { layerId, layerName, ...rest } = resultJson(frame, r, wkid);
+      const { layerId, layerName, ...rest } = resultJson(frame, r, sr);
       return { layerId, layerName, foundFieldName: r.fieldName, value: r.value, ...rest };
     }),
   };
@@ -241,7 +266,7 @@ export const IDENTIFY_ENDPOINT: RestEndpoint = {
     const frame = frameOf(call, service);
     const req = identifyRequest(call.params, frame);
     const results = await SEARCH_OPERATIONS.Identify(req, operationContext(call, service));
-    return identifyJson(frame, results, outputWkid(call.params, frame));
+    return identifyJson(frame, results, outputSr(call.params, frame));
   },
 };
 
@@ -254,6 +279,6 @@ export const FIND_ENDPOINT: RestEndpoint = {
     const frame = frameOf(call, service);
     const req = findRequest(call.params, frame);
     const results = await SEARCH_OPERATIONS.Find(req, operationContext(call, service));
-    return findJson(frame, results, outputWkid(call.params, frame));
+    return findJson(frame, results, outputSr(call.params, frame));
   },
 };

@@ -7,6 +7,7 @@
  * @module
  */
 import { InvalidRequestError } from "../errors.ts";
+import { LenientJsonError, parseLenientJson } from "./_lenient_json.ts";
 
 /** Bounds and form of a number parameter. */
 export interface NumberOptions {
@@ -46,6 +47,26 @@ export function invalid(name: string, expected: string, got: string): InvalidReq
     { [name]: shown },
     [`'${name}' parameter is invalid`],
   );
+}
+
+/**
+ * Parses a parameter's JSON as leniently as ArcGIS does (unquoted names,
+ * single quotes, trailing commas, comments; see `_lenient_json.ts`); a
+ * value that cannot be read is the parameter's error, saying where.
+ *
+ * @example
+ * ```ts
+ * import { jsonValue } from "./params.ts";
+ * jsonValue("geometry", "{x: 31.0, y: 51.0}", "Esri JSON"); // { x: 31, y: 51 }
+ * ```
+ */
+export function jsonValue(name: string, text: string, expected: string): unknown {
+  try {
+    return parseLenientJson(text);
+  } catch (e) {
+    if (!(e instanceof LenientJsonError)) throw e;
+    throw invalid(name, `${expected} (${e.message})`, text);
+  }
 }
 
 /**
@@ -113,15 +134,10 @@ export class RestParams {
     throw invalid(name, "true or false", raw);
   }
 
-  /** A JSON value (object, array, ...). */
+  /** A JSON value (object, array, ...), read as leniently as ArcGIS reads it. */
   json(name: string): unknown {
     const raw = this.string(name);
-    if (raw === undefined) return undefined;
-    try {
-      return JSON.parse(raw);
-    } catch {
-      throw invalid(name, "JSON", raw);
-    }
+    return raw === undefined ? undefined : jsonValue(name, raw, "JSON");
   }
 
   /** A comma-separated list, items trimmed, blanks dropped. */

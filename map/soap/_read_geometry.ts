@@ -12,6 +12,8 @@ import type { Position } from "../types.ts";
 import type { EnvelopeGeometry, PointGeometry, SpatialGeometry, Wkid } from "../ops/values.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
+import { wktSpatialReference } from "../geo/projection.ts";
+import { envelopeFromCorners } from "../geo/envelope.ts";
 import { isDecoded, list } from "./_decoded.ts";
 
 /** Segments a circular arc or Bézier curve is split into when read. */
@@ -32,8 +34,9 @@ function num(v: unknown, what: string): number {
 
 /**
  * The WKID a SOAP SpatialReference denotes, or null when none is given.
- * WKID wins, then LatestWKID; a WKT without WKID is recognised for WGS 84
- * and Web Mercator only (other WKT faults, as we cannot project it).
+ * WKID wins, then LatestWKID; a WKT without WKID is resolved as REST
+ * resolves it (`wktSpatialReference`: WGS 84, Web Mercator, World Mercator,
+ * WGS 84 UTM zones, or an EPSG authority we can project); other WKT faults.
  *
  * @example
  * wkidOfSpatialReference({ $type: "GeographicCoordinateSystem", WKID: 4326 }); // 4326
@@ -52,12 +55,21 @@ export function wkidOfSpatialReference(sr: unknown): Wkid | null {
   }
   const wkt = typeof sr.WKT === "string" ? sr.WKT.trim() : "";
   if (wkt === "") return null;
-  const upper = wkt.toUpperCase();
-  if (upper.startsWith("PROJCS") && /WEB_MERCATOR|PSEUDO[_ ]MERCATOR/.test(upper)) return 3857;
-  if (upper.startsWith("GEOGCS") && /WGS[_ ]?(19)?84/.test(upper)) return 4326;
-  throw fault(
-    "SpatialReference given only as WKT is supported for WGS 84 and Web Mercator; send its WKID instead.",
-  );
+  // The WKT reader REST uses too, so both faces read the same WKT alike.
+  let resolved;
+  try {
+    resolved = wktSpatialReference(wkt);
+  } catch (e) {
+    if (!(e instanceof InvalidRequestError)) throw e;
+    throw fault(`SpatialReference/WKT: ${e.message}`);
+  }
+  if (resolved.xShift !== 0) {
+    throw fault(
+      "SpatialReference/WKT: a Web Mercator whose central meridian is moved is not supported here; " +
+        "send its WKID (102100) instead.",
+    );
+  }
+  return resolved.wkid;
 }
 
 function pointXY(p: unknown, what: string): Position {
@@ -221,10 +233,8 @@ export function geometryFromSoap(value: unknown, what = "Geometry"): SpatialGeom
       const ymin = num(value.YMin, `${what}/YMin`);
       const xmax = num(value.XMax, `${what}/XMax`);
       const ymax = num(value.YMax, `${what}/YMax`);
-      if (xmin > xmax || ymin > ymax) {
-        throw fault(`${what}: XMin/YMin must not exceed XMax/YMax.`);
-      }
-      return { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid };
+      // ArcGIS's envelope swaps the corners of an inverted one (IEnvelope.PutCoords).
+      return { geometry: envelopeFromCorners(xmin, ymin, xmax, ymax), wkid };
     }
     case "PointB":
     case "MultipointB":

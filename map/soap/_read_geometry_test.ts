@@ -6,6 +6,7 @@ import {
   pointFromSoap,
   wkidOfSpatialReference,
 } from "./_read_geometry.ts";
+import { spatialReferenceWkt } from "../geo/projection.ts";
 
 function pt(X: number, Y: number) {
   return { $type: "PointN", X, Y };
@@ -77,7 +78,7 @@ Deno.test("geometryFromSoap densifies a half-circle CircularArc onto the circle"
   }
 });
 
-Deno.test("geometryFromSoap faults on binary forms, missing type, bad numbers and inverted envelopes", () => {
+Deno.test("geometryFromSoap faults on binary forms, missing type and bad numbers", () => {
   assertClientFault(
     () => geometryFromSoap({ $type: "PointB", Bytes: new Uint8Array(4) }),
     /PointB/,
@@ -91,9 +92,12 @@ Deno.test("geometryFromSoap faults on binary forms, missing type, bad numbers an
     () => geometryFromSoap({ $type: "PointN", X: "abc", Y: 1 }),
     /X must be a finite/,
   );
-  assertClientFault(
-    () => geometryFromSoap({ $type: "EnvelopeN", XMin: 5, YMin: 0, XMax: 1, YMax: 1 }),
-    /must not exceed/,
+});
+
+Deno.test("geometryFromSoap swaps the corners of an inverted envelope, as ArcGIS's PutCoords does", () => {
+  assert.deepEqual(
+    geometryFromSoap({ $type: "EnvelopeN", XMin: 5, YMin: 1, XMax: 1, YMax: 0 }).geometry,
+    { type: "Envelope", xmin: 1, ymin: 0, xmax: 5, ymax: 1 },
   );
 });
 
@@ -123,16 +127,22 @@ Deno.test("geometryFromSoap reads cubic Bézier segments and refuses absurd degr
   assertClientFault(() => geometryFromSoap(bezier(5000)), /at most 16 control points/);
 });
 
-Deno.test("wkidOfSpatialReference prefers WKID, then LatestWKID, then known WKT", () => {
+Deno.test("wkidOfSpatialReference prefers WKID, then LatestWKID, then WKT it can resolve", () => {
   assert.equal(wkidOfSpatialReference({ WKID: 102100, LatestWKID: 3857 }), 102100);
   assert.equal(wkidOfSpatialReference({ LatestWKID: 3857 }), 3857);
-  assert.equal(wkidOfSpatialReference({ WKT: 'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984"]]' }), 4326);
-  assert.equal(
-    wkidOfSpatialReference({ WKT: 'PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS[]]' }),
-    3857,
-  );
+  assert.equal(wkidOfSpatialReference({ WKT: spatialReferenceWkt(4326) }), 4326);
+  const mercator = spatialReferenceWkt(3857)!;
+  assert.equal(wkidOfSpatialReference({ WKT: mercator }), 3857);
   assert.equal(wkidOfSpatialReference(undefined), null);
-  assertClientFault(() => wkidOfSpatialReference({ WKT: 'PROJCS["Lambert"]' }), /WKID/);
+  // A moved central meridian is not plain Web Mercator (the name alone used to pass it as 3857).
+  assertClientFault(
+    () =>
+      wkidOfSpatialReference({
+        WKT: mercator.replace('"Central_Meridian",0.0', '"Central_Meridian",100.0'),
+      }),
+    /central meridian is moved/,
+  );
+  assertClientFault(() => wkidOfSpatialReference({ WKT: 'PROJCS["Lambert"]' }), /WKT/);
 });
 
 Deno.test("pointFromSoap and envelopeFromSoap read their one kind, with the spatial reference", () => {
