@@ -9,7 +9,7 @@
  * @module
  */
 import type { MapServer, RequestUrls } from "../map/mod.ts";
-import { joinBytes } from "./_bytes.ts";
+import { BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
 import { createRestApi, type RestEndpoint, RestParams, type RestReply } from "../map/rest/mod.ts";
 
 /** What the REST routes need from the application. */
@@ -33,6 +33,8 @@ export interface ArcgisRestRoute {
 }
 
 const CORS = { "access-control-allow-origin": "*" };
+/** Methods the REST face takes (the `Allow` of its 405). */
+const ALLOW = "GET, HEAD, POST, OPTIONS";
 const PREFIX = "/arcgis/rest";
 
 function reply(r: RestReply, head: boolean): Response {
@@ -43,40 +45,61 @@ function reply(r: RestReply, head: boolean): Response {
   });
 }
 
-/** The form fields of a POST body; other media types are refused with the reason. */
-async function formParams(req: Request, limit: number): Promise<URLSearchParams | string> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) return `The request body is larger than the limit of ${limit} bytes.`;
-  if (type === "" && declared === 0) return new URLSearchParams();
-  if (type === "application/x-www-form-urlencoded") {
-    const bytes = await readLimited(req, limit);
-    if (bytes === null) return `The request body is larger than the limit of ${limit} bytes.`;
-    return new URLSearchParams(new TextDecoder().decode(bytes));
-  }
-  if (type === "multipart/form-data") {
-    try {
-      const form = await req.formData();
-      const out = new URLSearchParams();
-      for (const [k, v] of form) if (typeof v === "string") out.append(k, v);
-      return out;
-    } catch {
-      return "The multipart/form-data body could not be read.";
-    }
-  }
-  return `POST bodies must be application/x-www-form-urlencoded (or multipart/form-data), not '${type}'.`;
+/** A POST body that could not be taken: its HTTP status and the reason. */
+interface FormRefusal {
+  status: 400 | 413;
+  message: string;
 }
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
-  if (!req.body) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body) {
-    size += chunk.byteLength;
-    if (size > limit) return null;
-    parts.push(chunk);
+/**
+ * The form fields of a POST body, read through {@link limitBody}: a body
+ * over `limit` bytes (declared or streamed, chunked or not, urlencoded or
+ * multipart) is refused with 413 as soon as its limit is passed, having held
+ * no more than `limit` bytes; other media types are refused with the reason.
+ */
+async function formParams(req: Request, limit: number): Promise<URLSearchParams | FormRefusal> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (declaredTooLarge(req, limit)) {
+    return { status: 413, message: new BodyTooLargeError(limit).message };
   }
-  return joinBytes("", parts, "", "");
+  if (type === "" && (req.body === null || req.headers.get("content-length") === "0")) {
+    return new URLSearchParams();
+  }
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") {
+    return {
+      status: 400,
+      message:
+        `POST bodies must be application/x-www-form-urlencoded (or multipart/form-data), not '${type}'.`,
+    };
+  }
+  const body = new Response(limitBody(req.body, limit), { headers: req.headers });
+  try {
+    if (type === "application/x-www-form-urlencoded") {
+      return new URLSearchParams(await body.text());
+    }
+    const form = await body.formData();
+    const out = new URLSearchParams();
+    for (const [k, v] of form) if (typeof v === "string") out.append(k, v);
+    return out;
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return { status: 413, message: err.message };
+    return { status: 400, message: `The ${type} body could not be read.` };
+  }
+}
+
+/**
+ * The ArcGIS error for a refused body. A bad form is a 400 inside a 200, as
+ * ArcGIS Server answers; a body over the limit is a real 413 (clients and
+ * proxies must see it; the server drops the rest of the body as it comes,
+ * so a client that sends it all before reading still gets the answer).
+ */
+function refusal(r: FormRefusal): Response {
+  const error = { error: { code: r.status, message: r.message, details: [] } };
+  return reply({
+    status: r.status === 413 ? 413 : 200,
+    contentType: "application/json; charset=utf-8",
+    body: JSON.stringify(error),
+  }, false);
 }
 
 /**
@@ -101,14 +124,7 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     let params = new RestParams(query);
     if (req.method === "POST") {
       const form = await formParams(req, limit);
-      if (typeof form === "string") {
-        const error = { error: { code: 400, message: form, details: [] } };
-        return reply({
-          status: 200,
-          contentType: "application/json; charset=utf-8",
-          body: JSON.stringify(error),
-        }, false);
-      }
+      if (!(form instanceof URLSearchParams)) return refusal(form);
       params = new RestParams(query, form);
     }
     return reply(await rest.handle(path, params, urls), req.method === "HEAD");
@@ -126,12 +142,26 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
           status: 204,
           headers: {
             ...CORS,
-            "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
+            "access-control-allow-methods": ALLOW,
             "access-control-allow-headers": req.headers.get("access-control-request-headers") ??
               "content-type",
             "access-control-max-age": "86400",
           },
         }),
+    },
+    {
+      // Any other method (PUT, TRACE, ...): the resource may exist, the method is wrong.
+      pattern,
+      handler: (req) => {
+        const message = `Method ${req.method} is not allowed here: use GET or POST.`;
+        const res = reply({
+          status: 405,
+          contentType: "application/json; charset=utf-8",
+          body: JSON.stringify({ error: { code: 405, message, details: [] } }),
+        }, false);
+        res.headers.set("allow", ALLOW);
+        return res;
+      },
     },
   ];
 }
