@@ -107,7 +107,7 @@ export function createRouter(
     }
     const allowed = new Set<string>();
     for (const r of others ?? []) {
-      if (r.pattern.test(req.url)) [r.method!].flat().forEach((m) => allowed.add(m));
+      if (r.pattern.exec(req.url)) [r.method!].flat().forEach((m) => allowed.add(m));
     }
     return await fallback(req, [...allowed]);
   };
