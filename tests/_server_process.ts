@@ -108,3 +108,12 @@ export async function exitWithin(
   }
   return st;
 }
+
+/** Kills the server (if it still runs), waits for it and removes its folder `dir`. */
+export async function killServerProcess(server: ServerProcess, dir: string): Promise<void> {
+  try {
+    server.child.kill("SIGKILL");
+  } catch { /* exited */ }
+  await server.child.status;
+  await Deno.remove(dir, { recursive: true });
+}

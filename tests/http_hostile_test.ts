@@ -8,7 +8,13 @@
  */
 import assert from "node:assert/strict";
 import { closeQuietly, connectTo, receive, send, sendStreamed } from "./_raw_http.ts";
-import { demoDir, getUntilOk, type ServerProcess, startServerProcess } from "./_server_process.ts";
+import {
+  demoDir,
+  getUntilOk,
+  killServerProcess,
+  type ServerProcess,
+  startServerProcess,
+} from "./_server_process.ts";
 
 /** Bodies: complete with a length, complete and chunked, and one that never ends. */
 const BODIES = [
@@ -55,14 +61,6 @@ function memoryKiB(server: ServerProcess, field: "VmRSS" | "VmHWM"): number {
   return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]);
 }
 
-async function stop(server: ServerProcess, dir: string): Promise<void> {
-  try {
-    server.child.kill("SIGKILL");
-  } catch { /* exited */ }
-  await server.child.status;
-  await Deno.remove(dir, { recursive: true });
-}
-
 Deno.test({
   name: "hostile: forbidden and odd methods with bodies get 405/501 and never end the process",
   sanitizeResources: false,
@@ -97,7 +95,7 @@ Deno.test({
       );
       assert.doesNotMatch(server.stderr(), /Uncaught|Unhandled|failed/, server.stderr());
     } finally {
-      await stop(server, dir);
+      await killServerProcess(server, dir);
     }
   },
 });
@@ -178,7 +176,7 @@ Deno.test({
       const grew = memoryKiB(server, "VmHWM") - before;
       assert.ok(grew < 100 * 1024, `peak RSS grew by ${(grew / 1024).toFixed(0)} MiB`);
     } finally {
-      await stop(server, dir);
+      await killServerProcess(server, dir);
     }
   },
 });

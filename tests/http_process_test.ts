@@ -5,7 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { closeQuietly, connectTo, send } from "./_raw_http.ts";
-import { demoDir, exitWithin, getUntilOk, MAIN, startServerProcess } from "./_server_process.ts";
+import {
+  demoDir,
+  exitWithin,
+  getUntilOk,
+  killServerProcess,
+  MAIN,
+  startServerProcess,
+} from "./_server_process.ts";
 
 Deno.test({
   name: "process: more idle connections than `ulimit -n` do not end the server",
@@ -25,11 +32,7 @@ Deno.test({
       assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
     } finally {
       conns.forEach(closeQuietly);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });
@@ -56,11 +59,7 @@ Deno.test({
       assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
     } finally {
       conns.forEach(closeQuietly);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });
@@ -103,11 +102,7 @@ Deno.test({
     } finally {
       trickling = false;
       closeQuietly(conn);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });
