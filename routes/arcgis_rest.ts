@@ -2,7 +2,8 @@
  * HTTP face of the ArcGIS REST API (`/arcgis/rest/...`, answered by
  * `map/rest`): GET query strings and POST form bodies
  * (`application/x-www-form-urlencoded` or `multipart/form-data`), HEAD,
- * CORS for any origin (with OPTIONS preflight). The tile and output-file
+ * OPTIONS (CORS headers and preflights are the application's, see
+ * `_common_headers.ts`). The tile and output-file
  * routes (`arcgis_files.ts`) are walked first; everything else below
  * `/arcgis/rest` comes here, and an unknown resource is the ArcGIS 404 error.
  *
@@ -32,7 +33,6 @@ export interface ArcgisRestRoute {
   handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
 
-const CORS = { "access-control-allow-origin": "*" };
 /** Methods the REST face takes (the `Allow` of its 405). */
 const ALLOW = "GET, HEAD, POST, OPTIONS";
 const PREFIX = "/arcgis/rest";
@@ -41,7 +41,7 @@ function reply(r: RestReply, head: boolean): Response {
   const body = typeof r.body === "string" ? r.body : r.body as Uint8Array<ArrayBuffer>;
   return new Response(head ? null : body, {
     status: r.status,
-    headers: { ...CORS, "content-type": r.contentType },
+    headers: { "content-type": r.contentType },
   });
 }
 
@@ -137,16 +137,11 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     {
       pattern,
       method: "OPTIONS",
-      handler: (req) =>
+      // The methods; a preflight's other headers are added around the whole application.
+      handler: () =>
         new Response(null, {
           status: 204,
-          headers: {
-            ...CORS,
-            "access-control-allow-methods": ALLOW,
-            "access-control-allow-headers": req.headers.get("access-control-request-headers") ??
-              "content-type",
-            "access-control-max-age": "86400",
-          },
+          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
         }),
     },
     {

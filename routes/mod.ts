@@ -15,7 +15,7 @@ import { ResponseCache } from "./_response_cache.ts";
 
 export type { Route, RouteHandler } from "./router.ts";
 export { createRouter } from "./router.ts";
-export { COMMON_HEADERS } from "./_common_headers.ts";
+export { COMMON_HEADERS, withCommonHeaders } from "./_common_headers.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
 export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
