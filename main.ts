@@ -92,7 +92,7 @@ export interface StartOptions {
   readerWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
-  /** SOAP request bodies read at once, in bytes (default 64 MiB). */
+  /** SOAP and REST request bodies read at once, in bytes (default 64 MiB). */
   soapBodyBudgetBytes?: number;
   /** From accept to a connection's first complete request head, ms (default 15 s). */
   headerTimeoutMs?: number;
@@ -255,6 +255,8 @@ async function serveOn(
   // Dead API bodies are freed by a scavenge every few MiB served, not left to pile up in
   // malloc's arena until V8 scavenges for its own reasons (routes/_young_gc.ts).
   const young = new YoungCollector(opts.minorGc, opts.youngGcBytes);
+  // SOAP envelopes and REST forms being read at once share one budget of memory.
+  const bodyBudget = new BodyBudget({ bytes: opts.soapBodyBudgetBytes });
   const handler = createApp({
     data: catalogApiData(catalog, readers),
     onBody: (bytes) => {
@@ -271,15 +273,12 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
-      ...arcgisRoutes({
-        maps,
-        baseUrl: (req) => baseUrl(req, urls),
-        bodyBudget: new BodyBudget({ bytes: opts.soapBodyBudgetBytes }),
-      }),
+      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
       ...arcgisRestRoutes({
         maps,
         baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
         onError: (err, path) =>
           console.error(`${new Date().toISOString()} REST ${path} failed:`, err),
       }),

@@ -116,6 +116,22 @@ export class BodyBudget {
     });
   }
 
+  /**
+   * Reserves room for `req`'s body: its `Content-Length`, or `limit` (the
+   * most a body cut by {@link limitBody} can hold) when it is sent chunked.
+   *
+   * @example
+   * ```ts
+   * const budget = new BodyBudget();
+   * const release = await budget.reserveFor(new Request("http://x/", { method: "POST", body: "a" }), 1024);
+   * release();
+   * ```
+   */
+  reserveFor(req: Request, limit: number): Promise<() => void> {
+    const declared = Number(req.headers.get("content-length") ?? "NaN");
+    return this.reserve(Number.isFinite(declared) ? Math.min(declared, limit) : limit);
+  }
+
   private drain(): void {
     while (this.queue.length > 0 && this.used + this.queue[0].bytes <= this.capacity) {
       this.queue.shift()!.grant();

@@ -202,11 +202,10 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
    * the reply is built, since the parsed tree lives until then.
    */
   async function answer(req: Request, call: (body: SoapBody) => Promise<SoapReply>) {
-    const declared = Number(req.headers.get("content-length") ?? "NaN");
     if (declaredTooLarge(req, limit)) return tooLargeResponse(limit);
     let release: () => void;
     try {
-      release = await budget.reserve(Number.isFinite(declared) ? declared : limit);
+      release = await budget.reserveFor(req, limit);
     } catch (e) {
       if (!(e instanceof BudgetBusyError)) throw e;
       await req.body?.cancel().catch(() => {});

@@ -10,7 +10,13 @@
  * @module
  */
 import type { MapServer, RequestUrls } from "../map/mod.ts";
-import { BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
+import {
+  BodyBudget,
+  BodyTooLargeError,
+  BudgetBusyError,
+  declaredTooLarge,
+  limitBody,
+} from "./_body_budget.ts";
 import { createRestApi, type RestEndpoint, RestParams, type RestReply } from "../map/rest/mod.ts";
 
 /** What the REST routes need from the application. */
@@ -22,6 +28,11 @@ export interface ArcgisRestContext {
   endpoints?: readonly RestEndpoint[];
   /** Largest form body in bytes (default 10 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Server-wide budget of request bodies read at once (default: a budget of 64 MiB of its
+   * own). A POST that finds no room waits, then gets a 503 ArcGIS error with Retry-After.
+   */
+  bodyBudget?: BodyBudget;
   /** Called with unexpected errors (logging). */
   onError?: (error: unknown, path: string) => void;
 }
@@ -102,6 +113,17 @@ function refusal(r: FormRefusal): Response {
   }, false);
 }
 
+/** 503 when the body budget had no room in time; the client may retry. */
+function busy(message: string): Response {
+  const res = reply({
+    status: 503,
+    contentType: "application/json; charset=utf-8",
+    body: JSON.stringify({ error: { code: 503, message, details: [] } }),
+  }, false);
+  res.headers.set("retry-after", "5");
+  return res;
+}
+
 /**
  * The REST routes: one pattern for everything below `/arcgis/rest`, walked
  * after the tile and output-file routes.
@@ -114,6 +136,7 @@ function refusal(r: FormRefusal): Response {
 export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
   const rest = createRestApi(ctx.maps, { endpoints: ctx.endpoints, onError: ctx.onError });
   const limit = ctx.maxBodyBytes ?? 10 * 1024 * 1024;
+  const budget = ctx.bodyBudget ?? new BodyBudget();
   const pattern = new URLPattern({ pathname: `${PREFIX}{/*}?` }, { ignoreCase: true });
 
   async function answer(req: Request): Promise<Response> {
@@ -122,12 +145,27 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
     const query = url.searchParams;
     let params = new RestParams(query);
-    if (req.method === "POST") {
+    if (req.method !== "POST") {
+      return reply(await rest.handle(path, params, urls), req.method === "HEAD");
+    }
+    // A form body counts against the server-wide budget (shared with SOAP) from before it is
+    // read until the answer is built, as the parameters read from it live that long.
+    let release: () => void;
+    try {
+      release = await budget.reserveFor(req, limit);
+    } catch (e) {
+      if (!(e instanceof BudgetBusyError)) throw e;
+      await req.body?.cancel().catch(() => {});
+      return busy(e.message);
+    }
+    try {
       const form = await formParams(req, limit);
       if (!(form instanceof URLSearchParams)) return refusal(form);
       params = new RestParams(query, form);
+      return reply(await rest.handle(path, params, urls), false);
+    } finally {
+      release();
     }
-    return reply(await rest.handle(path, params, urls), req.method === "HEAD");
   }
 
   return [
