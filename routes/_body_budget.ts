@@ -119,17 +119,27 @@ export class BodyBudget {
   /**
    * Reserves room for `req`'s body: its `Content-Length`, or `limit` (the
    * most a body cut by {@link limitBody} can hold) when it is sent chunked.
+   * Resolves to the function that gives it back, or, when no room came in
+   * time, to the {@link BudgetBusyError} (the body is then cancelled: the
+   * face answers 503 without reading it).
    *
    * @example
    * ```ts
    * const budget = new BodyBudget();
-   * const release = await budget.reserveFor(new Request("http://x/", { method: "POST", body: "a" }), 1024);
-   * release();
+   * const req = new Request("http://x/", { method: "POST", body: "a" });
+   * const release = await budget.reserveFor(req, 1024);
+   * if (!(release instanceof BudgetBusyError)) release();
    * ```
    */
-  reserveFor(req: Request, limit: number): Promise<() => void> {
+  async reserveFor(req: Request, limit: number): Promise<(() => void) | BudgetBusyError> {
     const declared = Number(req.headers.get("content-length") ?? "NaN");
-    return this.reserve(Number.isFinite(declared) ? Math.min(declared, limit) : limit);
+    try {
+      return await this.reserve(Number.isFinite(declared) ? Math.min(declared, limit) : limit);
+    } catch (e) {
+      if (!(e instanceof BudgetBusyError)) throw e;
+      await req.body?.cancel().catch(() => {});
+      return e;
+    }
   }
 
   private drain(): void {

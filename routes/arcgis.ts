@@ -203,13 +203,9 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
    */
   async function answer(req: Request, call: (body: SoapBody) => Promise<SoapReply>) {
     if (declaredTooLarge(req, limit)) return tooLargeResponse(limit);
-    let release: () => void;
-    try {
-      release = await budget.reserveFor(req, limit);
-    } catch (e) {
-      if (!(e instanceof BudgetBusyError)) throw e;
-      await req.body?.cancel().catch(() => {});
-      const res = faultResponse(new SoapFault("Server", e.message), 503);
+    const release = await budget.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) {
+      const res = faultResponse(new SoapFault("Server", release.message), 503);
       res.headers.set("retry-after", "5");
       // Closing spares the server reading (and dropping) a body it never wanted.
       res.headers.set("connection", "close");

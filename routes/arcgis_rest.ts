@@ -150,14 +150,8 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     }
     // A form body counts against the server-wide budget (shared with SOAP) from before it is
     // read until the answer is built, as the parameters read from it live that long.
-    let release: () => void;
-    try {
-      release = await budget.reserveFor(req, limit);
-    } catch (e) {
-      if (!(e instanceof BudgetBusyError)) throw e;
-      await req.body?.cancel().catch(() => {});
-      return busy(e.message);
-    }
+    const release = await budget.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) return busy(release.message);
     try {
       const form = await formParams(req, limit);
       if (!(form instanceof URLSearchParams)) return refusal(form);
