@@ -423,6 +423,14 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
     [{ resultRecordCount: "many" }, /'resultRecordCount'/],
     [{ returnGeometry: "maybe" }, /'returnGeometry'/],
     [{ objectIds: "1,two" }, /'objectIds'/],
+    // Number() would read these as 1, 1, 1, 10 and 0: ArcGIS refuses them.
+    [{ objectIds: "0x1" }, /'objectIds'.*0x1/],
+    [{ objectIds: "2,0b1" }, /'objectIds'.*0b1/],
+    [{ objectIds: "1e0" }, /'objectIds'.*1e0/],
+    [{ objectIds: "1.0" }, /'objectIds'/],
+    [{ resultOffset: "0x10" }, /'resultOffset'/],
+    [{ geometry: "0x1,2" }, /'geometry'/],
+    [{ maxAllowableOffset: "Infinity" }, /'maxAllowableOffset'/],
     [{ orderByFields: "POP SIDEWAYS" }, /'orderByFields'/],
     [{ orderByFields: "NOPE" }, /^orderByFields: .*NOPE/],
     [{ outStatistics: "[]" }, /'outStatistics'/],
@@ -434,6 +442,8 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
   for (const [params, message] of cases) {
     assertRestError(await query(s, `${FIXTURE}/0`, params), 400, message);
   }
+  // A layer id in the path is a plain decimal number too: `/0x1` is no layer.
+  assertRestError(await query(s, `${FIXTURE}/0x1`, {}), 404, /does not exist/);
   assertRestError(
     await query(s, `${FIXTURE}/0`, { f: "kmz" }),
     400,

@@ -23,7 +23,7 @@ import type {
 } from "../ops/mod.ts";
 import { DRAW_OPERATIONS } from "../ops/mod.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { invalid, type RestParams } from "./params.ts";
+import { decimalNumber, invalid, type RestParams } from "./params.ts";
 import { RestFile } from "./reply.ts";
 import { frameOf, operationContext, type RestEndpoint, serviceOf } from "./endpoint.ts";
 import {
@@ -81,7 +81,7 @@ function exportFormat(text: string): OutputFormat {
 
 function numbers(name: string, text: string, count: number, expected: string): number[] {
   const parts = text.split(",").map((s) => s.trim());
-  const values = parts.map(Number);
+  const values = parts.map((p) => decimalNumber(p));
   if (
     parts.length !== count || parts.some((s) => s === "") ||
     values.some((n) => !Number.isFinite(n))

@@ -19,7 +19,7 @@ import { InvalidRequestError } from "../errors.ts";
 import { closeRing } from "../geo/rings.ts";
 import { wktSpatialReference } from "../geo/projection.ts";
 import { envelopeFromCorners } from "../geo/envelope.ts";
-import { invalid, jsonValue } from "./params.ts";
+import { decimalNumber, invalid, jsonValue } from "./params.ts";
 
 /** The Esri geometry type names, by the shared model's names (a layer's, and envelopes). */
 const ESRI_GEOMETRY_TYPES: Readonly<Record<Geometry["type"], string>> = {
@@ -257,7 +257,7 @@ export function parseGeometry(
     }
   } else {
     const nums = t.split(",").map((s) => s.trim());
-    const values = nums.map(Number);
+    const values = nums.map((p) => decimalNumber(p));
     if (nums.some((s) => s === "") || values.some((n) => !Number.isFinite(n))) {
       throw invalid(name, "x,y or xmin,ymin,xmax,ymax or Esri JSON", t);
     }

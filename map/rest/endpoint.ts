@@ -90,7 +90,7 @@ export function frameOf(call: RestCall, service: MapService): MapFrame {
  * ```
  */
 export function layerOf(call: RestCall, frame: MapFrame): MapLayer {
-  const id = Number(call.path.layer);
+  const id = /^\d+$/.test(call.path.layer ?? "") ? Number(call.path.layer) : NaN;
   const layer = frame.layers.find((l) => l.id === id);
   if (!layer) {
     throw new RestError(404, `Layer '${call.path.layer}' does not exist in map '${frame.name}'.`, [

@@ -9,6 +9,29 @@
 import { InvalidRequestError } from "../errors.ts";
 import { LenientJsonError, parseLenientJson } from "./_lenient_json.ts";
 
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const WHOLE = /^[+-]?\d+$/;
+
+/**
+ * A number written in decimal notation (`12`, `-0.5`, `1e3`), or `NaN`.
+ * `Number()` alone also reads `0x1`, `0b1`, `0o1`, `Infinity` and a blank
+ * string (as 0), which no ArcGIS client means: ArcGIS Server (Java) rejects
+ * them, so `objectIds=0x1` is an error rather than object 1. With `integer`,
+ * only digits (and a sign) are read, as Java's `Integer.parseInt` reads them:
+ * `1.0` and `1e0` are no ids.
+ *
+ * @example
+ * ```ts
+ * decimalNumber(" 42 "); // 42
+ * decimalNumber("0x1"); // NaN
+ * decimalNumber("1e0", true); // NaN
+ * ```
+ */
+export function decimalNumber(text: string, integer = false): number {
+  const t = text.trim();
+  return (integer ? WHOLE : DECIMAL).test(t) ? Number(t) : NaN;
+}
+
 /** Bounds and form of a number parameter. */
 export interface NumberOptions {
   /** Whole numbers only. */
@@ -106,7 +129,7 @@ export class RestParams {
   number(name: string, opts: NumberOptions = {}): number | undefined {
     const raw = this.string(name);
     if (raw === undefined) return undefined;
-    const n = Number(raw.trim());
+    const n = decimalNumber(raw, opts.integer);
     const what = opts.integer ? "a whole number" : "a number";
     const bounds = opts.min !== undefined && opts.max !== undefined
       ? ` from ${opts.min} to ${opts.max}`
@@ -152,7 +175,7 @@ export class RestParams {
     const items = this.list(name);
     if (items === undefined) return undefined;
     return items.map((item) => {
-      const n = Number(item);
+      const n = decimalNumber(item, opts.integer);
       if (
         !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
         (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)
@@ -175,7 +198,7 @@ export class RestParams {
     const raw = this.string(name);
     if (raw === undefined) return undefined;
     const parts = raw.split(/[,;]/).map((s) => s.trim());
-    const [width, height, dpi = opts.dpi] = parts.map(Number);
+    const [width, height, dpi = opts.dpi] = parts.map((p) => decimalNumber(p));
     const fits = (n: number) =>
       Number.isFinite(n) && n > 0 && (!opts.integer || Number.isInteger(n)) &&
       (opts.max === undefined || n <= opts.max);
