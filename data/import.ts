@@ -121,17 +121,63 @@ export function putRecords(
 }
 
 /**
- * Validates and writes records into an open writer.
- * @throws ImportError naming the source, record index, field path and problem.
+ * Where each id of one import was first seen, per collection, so that an id
+ * given twice is refused rather than silently kept as its last copy (a
+ * duplicate in an export usually means two different records share an id).
+ * Positions are kept in flat arrays: a million records cost a few tens of MiB
+ * for the length of the import.
  */
-export function writeRecords(
-  writer: CatalogWriter,
-  source: string,
-  records: Iterable<RawRecord>,
-  forced: CollectionName | undefined,
-  counts: Record<CollectionName, number>,
-): void {
-  putRecords(writer, validateRecords(source, records, forced), counts);
+export class ImportIds {
+  readonly #first: Record<CollectionName, Map<unknown, number>> = {
+    agencies: new Map(),
+    vacancies: new Map(),
+    competitions: new Map(),
+  };
+  readonly #files: string[] = [];
+  readonly #file: number[] = [];
+  readonly #index: number[] = [];
+  readonly #line: number[] = [];
+
+  /**
+   * Notes the valid records of one batch of `source`; `raw` and `valid` are
+   * parallel (as {@link validateRecords} returns them).
+   * @throws ImportError naming both records when an id was seen before.
+   */
+  check(source: string, raw: readonly RawRecord[], valid: readonly ValidRecord[]): void {
+    let file = this.#files.lastIndexOf(source);
+    if (file < 0) file = this.#files.push(source) - 1;
+    for (let i = 0; i < valid.length; i++) {
+      const { collection, record } = valid[i];
+      const seen = this.#first[collection];
+      const before = seen.get(record.id);
+      if (before === undefined) {
+        seen.set(record.id, this.#index.length);
+        this.#file.push(file);
+        this.#index.push(raw[i].index);
+        this.#line.push(raw[i].line ?? 0);
+        continue;
+      }
+      const first = this.#where(
+        this.#files[this.#file[before]],
+        this.#index[before],
+        this.#line[before],
+      );
+      const again = this.#where(source, raw[i].index, raw[i].line ?? 0);
+      throw new ImportError(
+        `${again}: ${
+          COLLECTIONS[collection].table
+        } id ${record.id} is already given by ${first}; ` +
+          "each id may appear once per import.",
+        source,
+        raw[i].index,
+        "id",
+      );
+    }
+  }
+
+  #where(source: string, index: number, line: number): string {
+    return `${source}: record ${index}${line ? ` (line ${line})` : ""}`;
+  }
 }
 
 /** Turns shape problems into ImportErrors naming the file. */
@@ -262,7 +308,9 @@ export function emptyCounts(): Record<CollectionName, number> {
 /**
  * Imports JSON files (bare array, envelope page, single record or NDJSON) in one
  * transaction: either every record of every file is written, or nothing is.
- * Re-imported ids are updated; agencies embedded in records are added when missing.
+ * Ids already in the catalogue are updated; an id given twice in one import
+ * (in one file or across its files) is refused, naming both records.
+ * Agencies embedded in records are added when missing.
  *
  * @example
  * ```ts
@@ -284,9 +332,12 @@ export async function importFiles(
     try {
       // Created inside the transaction: it reads the current seq state.
       const writer = new CatalogWriter(db, opts.now);
+      const ids = new ImportIds();
       for (const file of files) {
         for await (const batch of fileBatches(file)) {
-          writeRecords(writer, file, batch, opts.collection, counts);
+          const valid = validateRecords(file, batch, opts.collection);
+          ids.check(file, batch, valid);
+          putRecords(writer, valid, counts);
           opts.onProgress?.(counts.agencies + counts.vacancies + counts.competitions);
         }
       }

@@ -152,6 +152,50 @@ Deno.test("import: one invalid record rejects everything, naming file, index and
   }
 });
 
+Deno.test("import: an id given twice is refused, naming both records; nothing is written", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = `${dir}/i.db`;
+    await importFiles(path, [await writeJson(dir, "base.json", [sampleVacancy(1)])]);
+    const before = snapshot(path);
+    const twice = await writeJson(dir, "twice.json", [
+      sampleVacancy(2),
+      sampleCompetition(2),
+      sampleVacancy(2, { salary_from: "1000.00" }),
+    ]);
+    await assert.rejects(importFiles(path, [twice]), (err: Error) => {
+      assert.ok(err instanceof ImportError, String(err));
+      assert.match(
+        err.message,
+        /twice\.json: record 2: vacancy id 2 is already given by .*twice\.json: record 0;/,
+      );
+      return true;
+    });
+    // NDJSON names lines; the same id in two files of one import is refused too.
+    const lines = `${dir}/lines.ndjson`;
+    await Deno.writeTextFile(
+      lines,
+      [sampleCompetition(5), sampleVacancy(6), sampleCompetition(5)].map((r) => JSON.stringify(r))
+        .join("\n\n"),
+    );
+    await assert.rejects(
+      importFiles(path, [lines]),
+      /lines\.ndjson: record 2 \(line 5\): competition id 5 is already given by .*lines\.ndjson: record 0 \(line 1\)/,
+    );
+    const other = await writeJson(dir, "other.json", [sampleVacancy(6)]);
+    const first = await writeJson(dir, "first.json", [sampleVacancy(6)]);
+    await assert.rejects(
+      importFiles(path, [first, other]),
+      /other\.json: record 0: vacancy id 6 is already given by .*first\.json: record 0/,
+    );
+    assert.equal(snapshot(path), before);
+    // An id already in the catalogue is still an update, not a duplicate.
+    await importFiles(path, [await writeJson(dir, "again.json", [sampleVacancy(1)])]);
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("import: re-import updates, unchanged records leave the revision alone", async () => {
   const { dir, cleanup } = await tempDir();
   try {
