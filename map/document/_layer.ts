@@ -8,6 +8,7 @@ import type { FieldInfo, LayerGeometryType } from "../types.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import { openGeoPackage } from "../sources/geopackage.ts";
 import { openGeoJsonFile } from "../sources/geojson.ts";
+import { openShapefile } from "../sources/shapefile.ts";
 import { openWorldAtlas } from "../sources/world_atlas.ts";
 import { type CompetitionCatalog, openCompetitions } from "../sources/competitions.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
@@ -68,6 +69,9 @@ async function openSource(
         break;
       case "geojson":
         source = openGeoJsonFile(spec.path, { idProperty: spec.idProperty, wkid: spec.wkid });
+        break;
+      case "shapefile":
+        source = openShapefile(spec.path, { encoding: spec.encoding, wkid: spec.wkid });
         break;
       case "world-atlas":
         source = await openWorldAtlas({ scale: spec.scale, object: spec.object });

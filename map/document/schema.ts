@@ -59,6 +59,15 @@ export const SourceSpecSchema = z.discriminatedUnion("type", [
     wkid: z.number().int().positive().optional(),
   }),
   z.strictObject({
+    type: z.literal("shapefile"),
+    /** Path of the .shp file (relative to the document); .shx and .dbf beside it. */
+    path: z.string().min(1),
+    /** DBF text encoding ("UTF-8", "CP1251", "1251"…); default the .cpg, then the DBF header. */
+    encoding: z.string().min(1).optional(),
+    /** Spatial reference of the coordinates; default the one the .prj describes. */
+    wkid: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
     type: z.literal("world-atlas"),
     scale: z.enum(["110m", "50m", "10m"]).default("50m"),
     object: z.enum(["countries", "land"]).default("countries"),

@@ -119,6 +119,7 @@ const SOURCE_KIND: Readonly<Record<string, string>> = {
   geojson: "GeoJSON",
   competitions: "Recruitment Database",
   "world-atlas": "Natural Earth (world-atlas)",
+  shapefile: "Shapefile",
 };
 
 /** "GeoPackage Point Feature Class", as ArcGIS names a layer's data source. */

@@ -19,5 +19,13 @@ export {
   writeGeoPackageLayer,
 } from "./geopackage_writer.ts";
 export { type GeoJsonOptions, geoJsonSource, openGeoJsonFile } from "./geojson.ts";
+export {
+  encodingLabel,
+  openShapefile,
+  readDbf,
+  readShp,
+  ShapefileError,
+  type ShapefileOptions,
+} from "./shapefile.ts";
 export { openWorldAtlas, type WorldAtlasOptions, type WorldAtlasScale } from "./world_atlas.ts";
 export { COMPETITION_ID_ALIAS, type CompetitionCatalog, openCompetitions } from "./competitions.ts";
