@@ -192,7 +192,7 @@ const withLayer = (layer: Record<string, unknown>, map: Record<string, unknown> 
 Deno.test("document errors name the file, the JSON path and the problem", async () => {
   await rejects({ name: "T", maps: [] }, /^test\.json: maps: Too small/);
   await rejects(
-    withLayer({ source: { type: "shapefile", path: "x.shp" } }),
+    withLayer({ source: { type: "mapinfo", path: "x.tab" } }),
     /^test\.json: maps\[0\]\.layers\[0\]\.source\.type: /,
   );
   await rejects(
