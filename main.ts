@@ -17,6 +17,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   baseUrl,
+  COMMON_HEADERS,
   createApp,
   type MallocControl,
   MallocTrimmer,
@@ -91,7 +92,7 @@ export interface StartOptions {
   readerWorkers?: number;
   /** Print nothing on start (tests). */
   quiet?: boolean;
-  /** SOAP request bodies read at once, in bytes (default 64 MiB). */
+  /** SOAP and REST request bodies read at once, in bytes (default 64 MiB). */
   soapBodyBudgetBytes?: number;
   /** From accept to a connection's first complete request head, ms (default 15 s). */
   headerTimeoutMs?: number;
@@ -188,7 +189,10 @@ async function serveOn(
   const malloc = opts.malloc === undefined ? openGlibcMalloc() : opts.malloc;
   const trimmer = malloc ? new MallocTrimmer(malloc, opts.mallocTrim) : null;
   if (trimmer) {
-    const timer = setInterval(() => trimmer.check(), opts.mallocCheckMs ?? 1000);
+    const timer = setInterval(
+      guarded("Trimming malloc", () => trimmer.check()),
+      opts.mallocCheckMs ?? 1000,
+    );
     Deno.unrefTimer(timer);
     started.push(() => clearInterval(timer));
   }
@@ -251,6 +255,8 @@ async function serveOn(
   // Dead API bodies are freed by a scavenge every few MiB served, not left to pile up in
   // malloc's arena until V8 scavenges for its own reasons (routes/_young_gc.ts).
   const young = new YoungCollector(opts.minorGc, opts.youngGcBytes);
+  // SOAP envelopes and REST forms being read at once share one budget of memory.
+  const bodyBudget = new BodyBudget({ bytes: opts.soapBodyBudgetBytes });
   const handler = createApp({
     data: catalogApiData(catalog, readers),
     onBody: (bytes) => {
@@ -267,15 +273,12 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
-      ...arcgisRoutes({
-        maps,
-        baseUrl: (req) => baseUrl(req, urls),
-        bodyBudget: new BodyBudget({ bytes: opts.soapBodyBudgetBytes }),
-      }),
+      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
       ...arcgisRestRoutes({
         maps,
         baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
         onError: (err, path) =>
           console.error(`${new Date().toISOString()} REST ${path} failed:`, err),
       }),
@@ -290,7 +293,7 @@ async function serveOn(
       console.error("Unhandled error:", err);
       return new Response(JSON.stringify({ detail: "Internal server error." }), {
         status: 500,
-        headers: { "content-type": "application/json" },
+        headers: { ...COMMON_HEADERS, "content-type": "application/json" },
       });
     },
     headerTimeoutMs: opts.headerTimeoutMs,
@@ -345,6 +348,48 @@ const USAGE = `Usage:
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
   main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]
                      [--allow-map-paths-outside]`;
+
+/**
+ * `fn` as a callback that logs what it throws instead of letting it end the
+ * process (a timer or signal callback that throws is fatal in Deno).
+ */
+function guarded(what: string, fn: () => unknown): () => void {
+  return () => {
+    try {
+      fn();
+    } catch (err) {
+      console.error(`${new Date().toISOString()} ${what} failed:`, err);
+    }
+  };
+}
+
+/**
+ * The last line of defence of a running server: an exception no code caught
+ * (a timer, a stream or worker callback, a promise nobody awaited) is logged
+ * with its stack, and the server keeps serving instead of exiting. Safe
+ * because the server holds no state that such an error leaves half-updated
+ * for others: each request's state is its own, the connections' bookkeeping
+ * is swept on a timer that tolerates failures, and the worker pools replace
+ * a worker that failed. Ending the process would drop every connection and
+ * request in flight for one request's error. Only `serve` installs it: the
+ * one-shot commands (import, sync, ...) should still fail loudly.
+ */
+function keepServingOnStrayErrors(): void {
+  globalThis.addEventListener("error", (e) => {
+    e.preventDefault();
+    console.error(
+      `${new Date().toISOString()} Uncaught error (the server keeps serving):`,
+      e.error,
+    );
+  });
+  globalThis.addEventListener("unhandledrejection", (e) => {
+    e.preventDefault();
+    console.error(
+      `${new Date().toISOString()} Unhandled rejection (the server keeps serving):`,
+      e.reason,
+    );
+  });
+}
 
 async function serveCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -432,6 +477,7 @@ async function serveCommand(args: string[]): Promise<void> {
       `--public-url must be an absolute http(s) URL, got "${values["public-url"]}".`,
     );
   }
+  keepServingOnStrayErrors();
   const server = await startServer({
     dbPath: values.db,
     port,
@@ -463,10 +509,13 @@ async function serveCommand(args: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(why);
-    server.shutdown().then(() => Deno.exit(0));
+    server.shutdown().then(() => Deno.exit(0), (err) => {
+      console.error("Shutting down failed:", err);
+      Deno.exit(1);
+    });
   };
-  Deno.addSignalListener("SIGINT", () => stop());
-  Deno.addSignalListener("SIGTERM", () => stop());
+  Deno.addSignalListener("SIGINT", guarded("Stopping on SIGINT", () => stop()));
+  Deno.addSignalListener("SIGTERM", guarded("Stopping on SIGTERM", () => stop()));
   // Started through npx: npm does not pass SIGTERM/SIGINT on to us.
   watchLauncher((pid) =>
     stop(`The npx/npm process that started the server (${pid}) is gone: shutting down...`)
@@ -479,9 +528,12 @@ async function serveCommand(args: string[]): Promise<void> {
     // A collection freed the dead buffers it found: what malloc got back can go back to the system.
     Deno.unrefTimer(
       setInterval(
-        () =>
-          collectUnlessBusy(gcBudget, () => server.renderJobs() > 0) &&
-          server.mallocTrimmer?.check(),
+        guarded(
+          "Collecting garbage",
+          () =>
+            collectUnlessBusy(gcBudget, () => server.renderJobs() > 0) &&
+            server.mallocTrimmer?.check(),
+        ),
         1000,
       ),
     );

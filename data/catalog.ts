@@ -271,7 +271,16 @@ export class Catalog {
   #endShared(): void {
     if (!this.#sharing) return;
     this.#sharing = false;
-    if (this.db.isOpen && this.db.isTransaction) this.db.exec("COMMIT");
+    // Run from a timer, where a throw would end the process; a read transaction that could
+    // not end is rolled back (the next turn's reads begin a fresh one).
+    try {
+      if (this.db.isOpen && this.db.isTransaction) this.db.exec("COMMIT");
+    } catch (err) {
+      console.error("Ending the shared read transaction failed:", err);
+      try {
+        if (this.db.isOpen && this.db.isTransaction) this.db.exec("ROLLBACK");
+      } catch { /* the connection is unusable; the next statement says so */ }
+    }
   }
 
   #stmt(sql: string): StatementSync {

@@ -82,8 +82,13 @@ export class ReaderPool {
       slot.pending--;
       if (msg.error !== undefined) w.reject(new Error(msg.error));
       else w.resolve(msg.result!);
-      // The worker's temporary copies of the list are freed by now.
-      this.#onWorkDone?.();
+      // The worker's temporary copies of the list are freed by now. A listener that throws
+      // would end the process: logged instead.
+      try {
+        this.#onWorkDone?.();
+      } catch (err) {
+        console.error("The reader pool's work-done callback failed:", err);
+      }
     };
     worker.onerror = (e: ErrorEvent) => {
       e.preventDefault();

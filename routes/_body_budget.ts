@@ -116,9 +116,88 @@ export class BodyBudget {
     });
   }
 
+  /**
+   * Reserves room for `req`'s body: its `Content-Length`, or `limit` (the
+   * most a body cut by {@link limitBody} can hold) when it is sent chunked.
+   * Resolves to the function that gives it back, or, when no room came in
+   * time, to the {@link BudgetBusyError} (the body is then cancelled: the
+   * face answers 503 without reading it).
+   *
+   * @example
+   * ```ts
+   * const budget = new BodyBudget();
+   * const req = new Request("http://x/", { method: "POST", body: "a" });
+   * const release = await budget.reserveFor(req, 1024);
+   * if (!(release instanceof BudgetBusyError)) release();
+   * ```
+   */
+  async reserveFor(req: Request, limit: number): Promise<(() => void) | BudgetBusyError> {
+    const declared = Number(req.headers.get("content-length") ?? "NaN");
+    try {
+      return await this.reserve(Number.isFinite(declared) ? Math.min(declared, limit) : limit);
+    } catch (e) {
+      if (!(e instanceof BudgetBusyError)) throw e;
+      await req.body?.cancel().catch(() => {});
+      return e;
+    }
+  }
+
   private drain(): void {
     while (this.queue.length > 0 && this.used + this.queue[0].bytes <= this.capacity) {
       this.queue.shift()!.grant();
     }
   }
+}
+
+/** What a body cut by {@link limitBody} fails with once it passed its limit. */
+export class BodyTooLargeError extends Error {
+  /** `limit` is the largest body allowed, in bytes. */
+  constructor(readonly limit: number) {
+    super(`The request body is larger than the limit of ${limit} bytes.`);
+    this.name = "BodyTooLargeError";
+  }
+}
+
+/**
+ * `body` cut at `limit` bytes while it streams in: the returned stream fails
+ * with {@link BodyTooLargeError} as soon as more than `limit` bytes arrived
+ * (and the source is cancelled), so no reader of it, `formData()` included,
+ * ever holds more than `limit` bytes of it. A declared `Content-Length` over
+ * the limit is refused before reading by {@link declaredTooLarge}.
+ *
+ * @example
+ * ```ts
+ * const req = new Request("http://x/", { method: "POST", body: "a=1" });
+ * const form = await new Response(limitBody(req.body, 1024), { headers: req.headers }).formData();
+ * ```
+ */
+export function limitBody(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): ReadableStream<Uint8Array> {
+  if (body === null) return new ReadableStream({ start: (c) => c.close() });
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limit) controller.error(new BodyTooLargeError(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+/**
+ * True when `req` declares a `Content-Length` over `limit` (refused before
+ * any byte is read).
+ *
+ * @example
+ * ```ts
+ * declaredTooLarge(new Request("http://x/", { method: "POST", body: "abc" }), 2); // true
+ * ```
+ */
+export function declaredTooLarge(req: Request, limit: number): boolean {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  return Number.isFinite(declared) && declared > limit;
 }

@@ -24,8 +24,12 @@ export interface DeadlineRequest {
   readonly expired: boolean;
   /** Resolves true when the body ended in time, false when the deadline passed first. */
   ended: Promise<boolean>;
-  /** Reads and drops whatever the application left unread (so `ended` settles). */
-  drain(): void;
+  /**
+   * Reads and drops whatever the application left unread (so `ended`
+   * settles). Resolves true once the body has ended, false as soon as more
+   * than `maxBytes` were dropped or `maxMs` passed (the drain goes on).
+   */
+  drain(maxBytes?: number, maxMs?: number): Promise<boolean>;
 }
 
 /**
@@ -46,8 +50,29 @@ export function hasBody(req: Request): boolean {
 }
 
 /**
+ * True for the methods the Fetch standard forbids in a `Request` (CONNECT,
+ * TRACE, TRACK, in any letter case): `new Request` throws for them, so such a
+ * request cannot be re-wrapped with a guarded body and must be answered
+ * without reading its body.
+ *
+ * @example
+ * ```ts
+ * isForbiddenMethod("trace"); // true
+ * isForbiddenMethod("POST"); // false
+ * ```
+ */
+export function isForbiddenMethod(method: string): boolean {
+  return FORBIDDEN_METHODS.has(method.toUpperCase());
+}
+
+const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+/**
  * Wraps `req` so that its body fails with {@link BodyTimeoutError} when it
- * has not ended `ms` milliseconds from now; `onExpire` is called then.
+ * has not ended `ms` milliseconds from now; `onExpire` is called then (an
+ * error it throws is logged, never left to end the process). `req` must not
+ * have a method {@link isForbiddenMethod} refuses (this throws, arming
+ * nothing).
  *
  * @example
  * ```ts
@@ -61,6 +86,9 @@ export function withBodyDeadline(
   seconds: number,
   onExpire: () => void,
 ): DeadlineRequest {
+  if (isForbiddenMethod(req.method)) {
+    throw new TypeError(`A ${req.method} request cannot be given a guarded body.`);
+  }
   const source = req.body!.getReader();
   const { promise: ended, resolve } = Promise.withResolvers<boolean>();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -74,15 +102,6 @@ export function withBodyDeadline(
     resolve(inTime);
     return true;
   };
-  const timer = setTimeout(() => {
-    if (!finish(false)) return;
-    expired = true;
-    try {
-      controller.error(new BodyTimeoutError(seconds));
-    } catch { /* the stream was already closed or cancelled */ }
-    source.cancel().catch(() => {});
-    onExpire();
-  }, ms);
   const read = async (): Promise<ReadableStreamReadResult<Uint8Array>> => {
     try {
       const r = await source.read();
@@ -113,27 +132,64 @@ export function withBodyDeadline(
       void drainAll();
     },
   }, { highWaterMark: 0 });
+  let dropped = 0;
+  let onDropped: (() => void) | undefined;
   const drainAll = async () => {
     try {
-      while (!settled && !(await read()).done) { /* drop */ }
+      while (!settled) {
+        const r = await read();
+        if (r.done) break;
+        dropped += r.value.byteLength;
+        onDropped?.();
+      }
     } catch { /* the connection went away */ }
   };
+  // Built before the timer is armed: a Request that cannot be built leaves nothing behind.
   const request = new Request(req.url, {
     method: req.method,
     headers: req.headers,
     body,
     duplex: "half",
   } as RequestInit);
+  const timer = setTimeout(() => {
+    if (!finish(false)) return;
+    expired = true;
+    try {
+      controller.error(new BodyTimeoutError(seconds));
+    } catch { /* the stream was already closed or cancelled */ }
+    source.cancel().catch(() => {});
+    try {
+      onExpire();
+    } catch (err) {
+      // A timer callback that throws ends the process: log it instead.
+      console.error("The body-timeout callback failed:", err);
+    }
+  }, ms);
   return {
     request,
     get expired() {
       return expired;
     },
     ended,
-    drain() {
-      if (settled || draining) return;
-      draining = true;
-      void drainAll();
+    drain(maxBytes = Infinity, maxMs = Infinity) {
+      if (settled) return ended;
+      if (!draining) {
+        draining = true;
+        void drainAll();
+      }
+      const limit = dropped + maxBytes;
+      return new Promise<boolean>((resolve) => {
+        const done = (inTime: boolean) => {
+          clearTimeout(late);
+          onDropped = undefined;
+          resolve(inTime);
+        };
+        const late = Number.isFinite(maxMs) ? setTimeout(() => done(false), maxMs) : undefined;
+        onDropped = () => {
+          if (dropped > limit) done(false);
+        };
+        ended.then(done);
+      });
     },
   };
 }

@@ -7,12 +7,11 @@
  */
 import { pythonInt, type QueryPairs } from "./_querystring.ts";
 
-/** Headers DRF puts on every API response. */
+/** Headers DRF puts on every API response (CORS and nosniff are the application's: `_common_headers.ts`). */
 export const API_HEADERS: Readonly<Record<string, string>> = {
   "allow": "GET, HEAD, OPTIONS",
   "content-type": "application/json",
   "vary": "Accept",
-  "access-control-allow-origin": "*",
   "access-control-expose-headers": "ETag, Last-Modified, Link",
 };
 

@@ -12,7 +12,13 @@
  * @module
  */
 import type { MapServer, SoapBody, SoapReply } from "../map/mod.ts";
-import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
+import {
+  BodyBudget,
+  BodyTooLargeError,
+  BudgetBusyError,
+  declaredTooLarge,
+  limitBody,
+} from "./_body_budget.ts";
 import { faultEnvelope } from "../map/soap/envelope.ts";
 import { SoapFault } from "../map/soap/fault.ts";
 import { DEFAULT_NAMESPACE } from "../map/soap/envelope.ts";
@@ -65,6 +71,15 @@ function faultResponse(fault: SoapFault, status = 500): Response {
   return xmlResponse(faultEnvelope(DEFAULT_NAMESPACE, fault), status);
 }
 
+/**
+ * 413 with a Client fault. The connection stays open: the server drops the
+ * rest of the body as it comes (within the body timeout), so a client that
+ * sends it all before reading still gets this answer rather than a reset.
+ */
+function tooLargeResponse(limit: number): Response {
+  return faultResponse(tooLarge(limit), 413);
+}
+
 /** True for `?wsdl`, `?WSDL`, `?token=x&wsdl`, ... */
 function wantsWsdl(req: Request): boolean {
   for (const key of new URL(req.url).searchParams.keys()) {
@@ -84,26 +99,30 @@ function tooLarge(limit: number): SoapFault {
 /**
  * The body as decoded text pieces (UTF-8, or UTF-16 with a BOM), as they
  * arrive: nothing is buffered, so the parser holds only the tree it builds.
- * More than `limit` bytes, or a body that cannot be read, is a Client fault.
+ * `body` comes cut at the limit ({@link limitBody}); a body over it, or one
+ * that cannot be read, is a Client fault (and `onTooLarge` is told).
  */
-async function* bodyText(req: Request, limit: number): AsyncGenerator<string> {
-  if (!req.body) return;
-  const reader = req.body.getReader();
+async function* bodyText(
+  body: ReadableStream<Uint8Array>,
+  onTooLarge: (err: BodyTooLargeError) => void,
+): AsyncGenerator<string> {
+  const reader = body.getReader();
   let decoder: TextDecoder | undefined;
   let head: Uint8Array = new Uint8Array(0);
-  let size = 0;
   try {
     while (true) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
-      } catch {
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          onTooLarge(err);
+          throw tooLarge(err.limit);
+        }
         throw new SoapFault("Client", "The request body could not be read.");
       }
       if (chunk.done) break;
       const value = chunk.value;
-      size += value.byteLength;
-      if (size > limit) throw tooLarge(limit);
       if (!decoder) {
         // The encoding is known once two bytes (a possible BOM) are in.
         head = concat(head, value);
@@ -183,22 +202,21 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
    * the reply is built, since the parsed tree lives until then.
    */
   async function answer(req: Request, call: (body: SoapBody) => Promise<SoapReply>) {
-    const declared = Number(req.headers.get("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > limit) return faultResponse(tooLarge(limit));
-    let release: () => void;
-    try {
-      release = await budget.reserve(Number.isFinite(declared) ? declared : limit);
-    } catch (e) {
-      if (!(e instanceof BudgetBusyError)) throw e;
-      await req.body?.cancel().catch(() => {});
-      const res = faultResponse(new SoapFault("Server", e.message), 503);
+    if (declaredTooLarge(req, limit)) return tooLargeResponse(limit);
+    const release = await budget.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) {
+      const res = faultResponse(new SoapFault("Server", release.message), 503);
       res.headers.set("retry-after", "5");
       // Closing spares the server reading (and dropping) a body it never wanted.
       res.headers.set("connection", "close");
       return res;
     }
+    let over = false;
+    const text = bodyText(limitBody(req.body, limit), () => over = true);
     try {
-      return replyResponse(await call(bodyText(req, limit)));
+      const reply = await call(text);
+      // Whatever the operation made of the fault, the answer to a body over the limit is 413.
+      return over ? tooLargeResponse(limit) : replyResponse(reply);
     } finally {
       release();
     }

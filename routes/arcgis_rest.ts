@@ -2,14 +2,21 @@
  * HTTP face of the ArcGIS REST API (`/arcgis/rest/...`, answered by
  * `map/rest`): GET query strings and POST form bodies
  * (`application/x-www-form-urlencoded` or `multipart/form-data`), HEAD,
- * CORS for any origin (with OPTIONS preflight). The tile and output-file
+ * OPTIONS (CORS headers and preflights are the application's, see
+ * `_common_headers.ts`). The tile and output-file
  * routes (`arcgis_files.ts`) are walked first; everything else below
  * `/arcgis/rest` comes here, and an unknown resource is the ArcGIS 404 error.
  *
  * @module
  */
 import type { MapServer, RequestUrls } from "../map/mod.ts";
-import { joinBytes } from "./_bytes.ts";
+import {
+  BodyBudget,
+  BodyTooLargeError,
+  BudgetBusyError,
+  declaredTooLarge,
+  limitBody,
+} from "./_body_budget.ts";
 import { createRestApi, type RestEndpoint, RestParams, type RestReply } from "../map/rest/mod.ts";
 
 /** What the REST routes need from the application. */
@@ -21,6 +28,11 @@ export interface ArcgisRestContext {
   endpoints?: readonly RestEndpoint[];
   /** Largest form body in bytes (default 10 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Server-wide budget of request bodies read at once (default: a budget of 64 MiB of its
+   * own). A POST that finds no room waits, then gets a 503 ArcGIS error with Retry-After.
+   */
+  bodyBudget?: BodyBudget;
   /** Called with unexpected errors (logging). */
   onError?: (error: unknown, path: string) => void;
 }
@@ -32,51 +44,84 @@ export interface ArcgisRestRoute {
   handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
 
-const CORS = { "access-control-allow-origin": "*" };
+/** Methods the REST face takes (the `Allow` of its 405). */
+const ALLOW = "GET, HEAD, POST, OPTIONS";
 const PREFIX = "/arcgis/rest";
 
 function reply(r: RestReply, head: boolean): Response {
   const body = typeof r.body === "string" ? r.body : r.body as Uint8Array<ArrayBuffer>;
   return new Response(head ? null : body, {
     status: r.status,
-    headers: { ...CORS, "content-type": r.contentType },
+    headers: { "content-type": r.contentType },
   });
 }
 
-/** The form fields of a POST body; other media types are refused with the reason. */
-async function formParams(req: Request, limit: number): Promise<URLSearchParams | string> {
-  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limit) return `The request body is larger than the limit of ${limit} bytes.`;
-  if (type === "" && declared === 0) return new URLSearchParams();
-  if (type === "application/x-www-form-urlencoded") {
-    const bytes = await readLimited(req, limit);
-    if (bytes === null) return `The request body is larger than the limit of ${limit} bytes.`;
-    return new URLSearchParams(new TextDecoder().decode(bytes));
-  }
-  if (type === "multipart/form-data") {
-    try {
-      const form = await req.formData();
-      const out = new URLSearchParams();
-      for (const [k, v] of form) if (typeof v === "string") out.append(k, v);
-      return out;
-    } catch {
-      return "The multipart/form-data body could not be read.";
-    }
-  }
-  return `POST bodies must be application/x-www-form-urlencoded (or multipart/form-data), not '${type}'.`;
+/** A POST body that could not be taken: its HTTP status and the reason. */
+interface FormRefusal {
+  status: 400 | 413;
+  message: string;
 }
 
-async function readLimited(req: Request, limit: number): Promise<Uint8Array | null> {
-  if (!req.body) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body) {
-    size += chunk.byteLength;
-    if (size > limit) return null;
-    parts.push(chunk);
+/**
+ * The form fields of a POST body, read through {@link limitBody}: a body
+ * over `limit` bytes (declared or streamed, chunked or not, urlencoded or
+ * multipart) is refused with 413 as soon as its limit is passed, having held
+ * no more than `limit` bytes; other media types are refused with the reason.
+ */
+async function formParams(req: Request, limit: number): Promise<URLSearchParams | FormRefusal> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (declaredTooLarge(req, limit)) {
+    return { status: 413, message: new BodyTooLargeError(limit).message };
   }
-  return joinBytes("", parts, "", "");
+  if (type === "" && (req.body === null || req.headers.get("content-length") === "0")) {
+    return new URLSearchParams();
+  }
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") {
+    return {
+      status: 400,
+      message:
+        `POST bodies must be application/x-www-form-urlencoded (or multipart/form-data), not '${type}'.`,
+    };
+  }
+  const body = new Response(limitBody(req.body, limit), { headers: req.headers });
+  try {
+    if (type === "application/x-www-form-urlencoded") {
+      return new URLSearchParams(await body.text());
+    }
+    const form = await body.formData();
+    const out = new URLSearchParams();
+    for (const [k, v] of form) if (typeof v === "string") out.append(k, v);
+    return out;
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) return { status: 413, message: err.message };
+    return { status: 400, message: `The ${type} body could not be read.` };
+  }
+}
+
+/**
+ * The ArcGIS error for a refused body. A bad form is a 400 inside a 200, as
+ * ArcGIS Server answers; a body over the limit is a real 413 (clients and
+ * proxies must see it; the server drops the rest of the body as it comes,
+ * so a client that sends it all before reading still gets the answer).
+ */
+function refusal(r: FormRefusal): Response {
+  const error = { error: { code: r.status, message: r.message, details: [] } };
+  return reply({
+    status: r.status === 413 ? 413 : 200,
+    contentType: "application/json; charset=utf-8",
+    body: JSON.stringify(error),
+  }, false);
+}
+
+/** 503 when the body budget had no room in time; the client may retry. */
+function busy(message: string): Response {
+  const res = reply({
+    status: 503,
+    contentType: "application/json; charset=utf-8",
+    body: JSON.stringify({ error: { code: 503, message, details: [] } }),
+  }, false);
+  res.headers.set("retry-after", "5");
+  return res;
 }
 
 /**
@@ -91,6 +136,7 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array | nu
 export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
   const rest = createRestApi(ctx.maps, { endpoints: ctx.endpoints, onError: ctx.onError });
   const limit = ctx.maxBodyBytes ?? 10 * 1024 * 1024;
+  const budget = ctx.bodyBudget ?? new BodyBudget();
   const pattern = new URLPattern({ pathname: `${PREFIX}{/*}?` }, { ignoreCase: true });
 
   async function answer(req: Request): Promise<Response> {
@@ -99,19 +145,21 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
     const query = url.searchParams;
     let params = new RestParams(query);
-    if (req.method === "POST") {
-      const form = await formParams(req, limit);
-      if (typeof form === "string") {
-        const error = { error: { code: 400, message: form, details: [] } };
-        return reply({
-          status: 200,
-          contentType: "application/json; charset=utf-8",
-          body: JSON.stringify(error),
-        }, false);
-      }
-      params = new RestParams(query, form);
+    if (req.method !== "POST") {
+      return reply(await rest.handle(path, params, urls), req.method === "HEAD");
     }
-    return reply(await rest.handle(path, params, urls), req.method === "HEAD");
+    // A form body counts against the server-wide budget (shared with SOAP) from before it is
+    // read until the answer is built, as the parameters read from it live that long.
+    const release = await budget.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) return busy(release.message);
+    try {
+      const form = await formParams(req, limit);
+      if (!(form instanceof URLSearchParams)) return refusal(form);
+      params = new RestParams(query, form);
+      return reply(await rest.handle(path, params, urls), false);
+    } finally {
+      release();
+    }
   }
 
   return [
@@ -121,17 +169,26 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
     {
       pattern,
       method: "OPTIONS",
-      handler: (req) =>
+      // The methods; a preflight's other headers are added around the whole application.
+      handler: () =>
         new Response(null, {
           status: 204,
-          headers: {
-            ...CORS,
-            "access-control-allow-methods": "GET, HEAD, POST, OPTIONS",
-            "access-control-allow-headers": req.headers.get("access-control-request-headers") ??
-              "content-type",
-            "access-control-max-age": "86400",
-          },
+          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
         }),
+    },
+    {
+      // Any other method (PUT, TRACE, ...): the resource may exist, the method is wrong.
+      pattern,
+      handler: (req) => {
+        const message = `Method ${req.method} is not allowed here: use GET or POST.`;
+        const res = reply({
+          status: 405,
+          contentType: "application/json; charset=utf-8",
+          body: JSON.stringify({ error: { code: 405, message, details: [] } }),
+        }, false);
+        res.headers.set("allow", ALLOW);
+        return res;
+      },
     },
   ];
 }

@@ -8,12 +8,14 @@
 import { createRouter, type Route } from "./router.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiContext } from "./_api_data.ts";
-import { errorResponse, notFound } from "./_drf.ts";
+import { errorResponse, methodNotAllowed, notFound } from "./_drf.ts";
+import { withCommonHeaders } from "./_common_headers.ts";
 import { isValidHost } from "./context.ts";
 import { ResponseCache } from "./_response_cache.ts";
 
 export type { Route, RouteHandler } from "./router.ts";
 export { createRouter } from "./router.ts";
+export { COMMON_HEADERS, withCommonHeaders } from "./_common_headers.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
 export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
@@ -35,9 +37,38 @@ export interface AppOptions extends ApiContext {
   log?: (req: Request, res: Response, ms: number) => void;
 }
 
+/** Methods some route of the server takes (the API answers the others of these 405). */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The answer when no route took a request: 405 with `Allow` when the path
+ * exists for other methods (204 with `Allow` to a plain OPTIONS), 501 for a
+ * method no route of the server takes (TRACE, TRACK, CONNECT, any other
+ * token), else 404.
+ */
+function unrouted(req: Request, allowed: string[]): Response {
+  if (allowed.length > 0) {
+    const allow = [...allowed, "OPTIONS"].join(", ");
+    if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow } });
+    const res = methodNotAllowed(req.method);
+    res.headers.set("allow", allow);
+    return res;
+  }
+  return KNOWN_METHODS.has(req.method.toUpperCase()) ? notFound() : notImplemented(req.method);
+}
+
+/** 501: the server takes `method` for no resource (RFC 9110, 15.6.2). */
+function notImplemented(method: string): Response {
+  const res = errorResponse(501, `Method "${method}" is not implemented by this server.`);
+  res.headers.delete("allow");
+  return res;
+}
+
 /**
  * Builds the server's request handler. Unexpected exceptions become a JSON
- * 500 and are logged; they never take the process down.
+ * 500 and are logged; they never take the process down. Every answer gets
+ * the common headers (CORS, nosniff; `_common_headers.ts`), and a method no
+ * route takes anywhere gets 501 rather than a face's 404.
  *
  * @example
  * ```ts
@@ -50,7 +81,7 @@ export function createApp(
   const cacheBytes = opts.responseCacheBytes ?? 16 * 2 ** 20;
   const api = cacheBytes > 0 ? { ...opts, responseCache: new ResponseCache(cacheBytes) } : opts;
   const routes = [...apiRoutes(api), ...(opts.extraRoutes ?? [])];
-  const route = createRouter(routes, () => notFound());
+  const route = createRouter(routes, unrouted);
   return async function handle(req, info) {
     const started = performance.now();
     let res: Response;
@@ -61,6 +92,10 @@ export function createApp(
       res = host !== null && !isValidHost(host)
         ? errorResponse(400, "Invalid Host header.")
         : await route(req, info);
+      // A face's 404 to a method the server takes nowhere (`/api/v1/x/` with TRACE).
+      if (res.status === 404 && !KNOWN_METHODS.has(req.method.toUpperCase())) {
+        res = notImplemented(req.method);
+      }
     } catch (err) {
       console.error(`${new Date().toISOString()} ${req.method} ${req.url} failed:`, err);
       res = new Response(JSON.stringify({ detail: "Internal server error." }), {
@@ -68,6 +103,7 @@ export function createApp(
         headers: { "content-type": "application/json" },
       });
     }
+    res = withCommonHeaders(req, res);
     opts.log?.(req, res, performance.now() - started);
     return res;
   };

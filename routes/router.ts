@@ -58,24 +58,34 @@ export function pathRoute(
 }
 
 /**
+ * Answer for a request no route took. `allowed` holds the methods of the
+ * routes whose path matched (empty: no route knows the path), so the
+ * fallback can tell 405 from 404.
+ */
+export type Fallback = (req: Request, allowed: string[]) => Response | Promise<Response>;
+
+/**
  * Builds a request handler that walks `routes` in order. A path that matches
  * but with another method continues the walk (a later "any method" route may
- * answer 405); no match at all goes to `fallback`.
+ * answer 405); no match at all goes to `fallback`, with the methods the
+ * path's routes take.
  *
  * @example
  * ```ts
  * const handler = createRouter([
- *   { pattern: new URLPattern({ pathname: "/ping" }), handler: () => new Response("pong") },
- * ], () => new Response("no", { status: 404 }));
+ *   pathRoute("/ping", () => new Response("pong"), "GET"),
+ * ], (_req, allowed) => new Response("no", { status: allowed.length > 0 ? 405 : 404 }));
  * ```
  */
 export function createRouter(
   routes: Route[],
-  fallback: (req: Request) => Response | Promise<Response>,
+  fallback: Fallback,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   return async function route(req, info) {
     // The pathname as the patterns see it (parsed and normalized once).
     let pathname: string | undefined;
+    // Routes passed over for their method only; their patterns run if nothing answers.
+    let others: Route[] | undefined;
     for (const r of routes) {
       if (r.prefix !== undefined) {
         pathname ??= new URL(req.url).pathname;
@@ -87,11 +97,18 @@ export function createRouter(
         const ok = Array.isArray(r.method)
           ? r.method.includes(req.method)
           : r.method === req.method;
-        if (!ok) continue;
+        if (!ok) {
+          (others ??= []).push(r);
+          continue;
+        }
       }
       const match = r.pattern.exec(req.url);
       if (match) return await r.handler(req, match, info);
     }
-    return await fallback(req);
+    const allowed = new Set<string>();
+    for (const r of others ?? []) {
+      if (r.pattern.exec(req.url)) [r.method!].flat().forEach((m) => allowed.add(m));
+    }
+    return await fallback(req, [...allowed]);
   };
 }

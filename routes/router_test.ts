@@ -120,3 +120,22 @@ Deno.test("pathRoute: the shortcut's text is the pattern's literal as a URL path
     exact: true,
   });
 });
+
+Deno.test("router: the fallback learns which methods the path takes (405 vs 404)", async () => {
+  const route = createRouter(
+    [
+      pathRoute("/a/", () => new Response("get"), ["GET", "HEAD"]),
+      pathRoute("/a/", () => new Response("post"), "POST"),
+      pathRoute("/b/:id/", () => new Response("b"), "GET"),
+    ],
+    (_req, allowed) => new Response(allowed.join(", "), { status: allowed.length ? 405 : 404 }),
+  );
+  const answer = async (method: string, path: string) => {
+    const res = await route(new Request(`http://h${path}`, { method }));
+    return `${res.status} ${await res.text()}`;
+  };
+  assert.equal(await answer("POST", "/a/"), "200 post");
+  assert.equal(await answer("DELETE", "/a/"), "405 GET, HEAD, POST");
+  assert.equal(await answer("BREW", "/b/7/"), "405 GET");
+  assert.equal(await answer("BREW", "/c/"), "404 ");
+});

@@ -10,6 +10,9 @@
  *   requests; a half-sent request head counts as idle);
  * - a request body must arrive within the body timeout, else `408` and the
  *   connection closes;
+ * - a body sent with a method `Request` refuses (TRACE, TRACK, CONNECT) is
+ *   never read: the handler answers the request as it is, and the
+ *   connection closes after the answer;
  * - `shutdown()` stops accepting, lets requests in flight finish up to a
  *   deadline, then closes what is left.
  *
@@ -24,9 +27,15 @@ import {
   responseBodySize,
   serveConnection,
 } from "./_hyper_conn.ts";
-import { BodyTimeoutError, hasBody, withBodyDeadline } from "./_body_deadline.ts";
+import {
+  BodyTimeoutError,
+  hasBody,
+  isForbiddenMethod,
+  withBodyDeadline,
+} from "./_body_deadline.ts";
 import { defaultMaxConnections } from "./_conn_limit.ts";
 import { EventLog } from "./_event_log.ts";
+import { COMMON_HEADERS } from "./_common_headers.ts";
 
 export { BodyTimeoutError } from "./_body_deadline.ts";
 export { defaultMaxConnections, maxConnectionsFor, openFileLimit } from "./_conn_limit.ts";
@@ -104,6 +113,12 @@ interface Connection {
 const MIN_SEND_BYTES_PER_MS = 65.536;
 /** Time a response just handed over gets to reach the client before its connection is closed. */
 const CLOSE_GRACE_MS = 1000;
+/**
+ * Unread body bytes (and the time) an answer waits for to arrive and be
+ * dropped before it goes out (see `handleWithBodyDeadline`).
+ */
+const LINGER_BYTES = 16 * 2 ** 20;
+const LINGER_MS = 1000;
 /** How long a refused connection may keep sending before it is dropped. */
 const REFUSAL_LINGER_MS = 1000;
 
@@ -117,6 +132,7 @@ function refusalBytes(max: number): Uint8Array {
   );
   return new TextEncoder().encode(
     "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n" +
+      Object.entries(COMMON_HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join("") +
       `connection: close\r\nretry-after: 5\r\ncontent-length: ${
         new TextEncoder().encode(body).byteLength
       }\r\n\r\n${body}`,
@@ -238,10 +254,12 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     req: Request,
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   ): Promise<Response> {
+    // Read now: once the request is over, `info.remoteAddr` throws ("Request closed").
+    const client = info.remoteAddr.hostname;
     const d = withBodyDeadline(req, bodyMs, bodySeconds, () => {
       events.note(
         "body-timeout",
-        `Closed a connection from ${info.remoteAddr.hostname}: its request body did not ` +
+        `Closed a connection from ${client}: its request body did not ` +
           `arrive within ${bodySeconds} s.`,
       );
       c.closeWhenIdle = true;
@@ -249,9 +267,13 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     });
     const message = new BodyTimeoutError(bodySeconds).message;
     return Promise.resolve(handler(d.request, info)).then(
-      (res) => {
+      async (res) => {
         if (d.expired) return timeoutResponse(req, message);
-        d.drain();
+        // An answer given before the body's end (a 405, a 413) waits for the rest of a body of
+        // reasonable size to arrive and be dropped: hyper resets a connection whose request is
+        // unread, and a client that sends the whole body before reading (fetch) would see the
+        // reset, not the answer. The rest of a larger body is not waited for.
+        await d.drain(LINGER_BYTES, LINGER_MS);
         return stopping ? lastResponse(res) : res;
       },
       (err) => {
@@ -259,6 +281,23 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
         throw err;
       },
     );
+  }
+
+  /**
+   * A request with a body and a method `Request` refuses (TRACE, TRACK,
+   * CONNECT): its body cannot be guarded by the deadline, so it is not read
+   * at all. The handler answers the request as it came (every face answers
+   * such a method 405 or 501 without reading a body), and the connection
+   * closes after the answer, since the rest of the body is still on it.
+   */
+  function handleUnreadBody(
+    c: Connection,
+    req: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ): Promise<Response> {
+    c.closeWhenIdle = true;
+    req.body?.cancel().catch(() => {});
+    return Promise.resolve(handler(req, info)).then(lastResponse);
   }
 
   function track(conn: Deno.Conn): void {
@@ -282,7 +321,11 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       try {
         res = stopping
           ? Promise.resolve(handler(req, info)).then(lastResponse)
-          : bodyMs > 0 && hasBody(req)
+          : !hasBody(req)
+          ? handler(req, info)
+          : isForbiddenMethod(req.method)
+          ? handleUnreadBody(c, req, info)
+          : bodyMs > 0
           ? handleWithBodyDeadline(c, req, info)
           : handler(req, info);
       } catch (err) {
@@ -313,6 +356,16 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
   // the per-request cost to two counters and a clock read.
   const tick = Math.max(50, Math.min(1000, Math.min(headerMs, idleMs) / 4));
   const sweeper = setInterval(() => {
+    try {
+      sweep();
+    } catch (err) {
+      // A timer callback that throws ends the process; the next tick tries again.
+      events.note("sweep", `Checking the connections' timeouts failed: ${err}`);
+    }
+  }, tick);
+  Deno.unrefTimer(sweeper);
+
+  function sweep(): void {
     const now = performance.now();
     for (const c of conns) {
       if (c.closeBy !== 0) {
@@ -330,8 +383,7 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       }
       drop(c);
     }
-  }, tick);
-  Deno.unrefTimer(sweeper);
+  }
 
   const acceptLoop = (async () => {
     let backoff = 0;
@@ -368,7 +420,10 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
       }
       track(conn);
     }
-  })();
+  })().catch((err) => {
+    // Nothing above should throw; if something does, say so rather than end the process.
+    events.note("accept", `The accept loop stopped: ${err}`);
+  });
 
   const { promise: finished, resolve: resolveFinished } = Promise.withResolvers<void>();
   let stopped: Promise<void> | undefined;

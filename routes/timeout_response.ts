@@ -6,6 +6,7 @@
  * @module
  */
 import { errorResponse } from "./_drf.ts";
+import { withCommonHeaders } from "./_common_headers.ts";
 import { DEFAULT_NAMESPACE, faultEnvelope } from "../map/soap/envelope.ts";
 import { SoapFault } from "../map/soap/fault.ts";
 import { SOAP_CONTENT_TYPE } from "../map/soap/dispatch.ts";
@@ -35,5 +36,6 @@ export function bodyTimeoutResponse(req: Request, message: string): Response {
     res = errorResponse(408, message);
   }
   res.headers.set("connection", "close");
-  return res;
+  // Built outside the application's handler, so its common headers are added here.
+  return withCommonHeaders(req, res);
 }

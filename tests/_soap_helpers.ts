@@ -17,6 +17,7 @@ import * as soap from "soap";
 import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer, type MapServer } from "../map/mod.ts";
 import { arcgisRoutes, type BodyBudget } from "../routes/arcgis.ts";
+import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
 import { type SchemaName, validateXml, type Validation } from "./_xml_schema.ts";
 
 export { loadTestService, MemoryPointSource, memoryService } from "./_soap_services.ts";
@@ -170,18 +171,27 @@ export function soapClient(wsdlUrl: string): Promise<SoapClient> {
   return soap.createClientAsync(wsdlUrl, { disableCache: true });
 }
 
-/** A test server publishing `services` through the ArcGIS routes. */
+/** A test server publishing `services` through the ArcGIS routes (SOAP, and REST beside it). */
 export function startMapServices(
   services: MapService[],
   opts: { outputDir?: string; maxBodyBytes?: number; bodyBudget?: BodyBudget } = {},
 ): TestServer & { maps: MapServer } {
   const maps = createMapServer({ services, outputDir: opts.outputDir ?? Deno.makeTempDirSync() });
-  const routes = arcgisRoutes({
-    maps,
-    baseUrl: (req) => new URL(req.url).origin,
-    maxBodyBytes: opts.maxBodyBytes,
-    bodyBudget: opts.bodyBudget,
-  });
+  const routes = [
+    ...arcgisRoutes({
+      maps,
+      baseUrl: (req) => new URL(req.url).origin,
+      maxBodyBytes: opts.maxBodyBytes,
+      bodyBudget: opts.bodyBudget,
+    }),
+    // The REST face beside it, sharing the body budget as in the server.
+    ...arcgisRestRoutes({
+      maps,
+      baseUrl: (req) => new URL(req.url).origin,
+      maxBodyBytes: opts.maxBodyBytes,
+      bodyBudget: opts.bodyBudget,
+    }),
+  ];
   const server = startSoapServer(async (req) => {
     for (const r of routes) {
       if (r.method !== undefined && r.method !== req.method) continue;

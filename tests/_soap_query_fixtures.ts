@@ -12,6 +12,7 @@ import { createMapServer } from "../map/mod.ts";
 import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
+import { withCommonHeaders } from "../routes/mod.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
@@ -59,7 +60,8 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
     for (const r of routes) {
       if (r.method !== req.method) continue;
       const m = r.pattern.exec(req.url);
-      if (m) return await r.handler(req, m);
+      // The headers the application adds around every answer (CORS among them).
+      if (m) return withCommonHeaders(req, await r.handler(req, m));
     }
     return new Response("not found", { status: 404 });
   });

@@ -4,99 +4,15 @@
  * request body trickles in must still stop it within the shutdown timeout.
  */
 import assert from "node:assert/strict";
-import { createDemoDatabase } from "../data/mod.ts";
 import { closeQuietly, connectTo, send } from "./_raw_http.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** A server process with its stderr collected as it comes. */
-interface ServerProcess {
-  child: Deno.ChildProcess;
-  url: string;
-  stderr(): string;
-}
-
-async function startServerProcess(
-  dir: string,
-  extra: string[] = [],
-  fileLimit?: number,
-): Promise<ServerProcess> {
-  const args = [
-    "run",
-    "--allow-all",
-    MAIN,
-    "serve",
-    "--host",
-    "127.0.0.1",
-    "--port",
-    "0",
-    "--db",
-    `${dir}/catalog.db`,
-    "--render-workers",
-    "0",
-    ...extra,
-  ];
-  const quoted = [Deno.execPath(), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
-  const child = fileLimit === undefined
-    ? new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).spawn()
-    : new Deno.Command("bash", {
-      args: ["-c", `ulimit -n ${fileLimit} && exec ${quoted.join(" ")}`],
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  let err = "";
-  (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the server ended before listening: ${out}\n${err}`);
-    out += value;
-    const m = out.match(/Serving .* at (http:\/\/127\.0\.0\.1:\d+)\//);
-    if (m) {
-      // Keep draining stdout so the server never blocks on a full pipe.
-      (async () => {
-        while (!(await reader.read()).done) { /* drop */ }
-      })();
-      return { child, url: m[1], stderr: () => err };
-    }
-  }
-}
-
-async function demoDir(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "http-process-" });
-  await createDemoDatabase(`${dir}/catalog.db`);
-  return dir;
-}
-
-/** GETs `url` until it answers 200 or `ms` pass; returns the last status (0 = no answer). */
-async function getUntilOk(url: string, ms: number): Promise<number> {
-  const until = performance.now() + ms;
-  let status = 0;
-  while (performance.now() < until) {
-    const res = await fetch(url, { headers: { connection: "close" } }).catch(() => null);
-    status = res?.status ?? 0;
-    await res?.body?.cancel();
-    if (status === 200) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return status;
-}
-
-async function exitWithin(child: Deno.ChildProcess, ms: number): Promise<Deno.CommandStatus> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<null>((r) => timer = setTimeout(() => r(null), ms));
-  const st = await Promise.race([child.status, late]);
-  clearTimeout(timer);
-  if (st === null) {
-    child.kill("SIGKILL");
-    await child.status;
-    throw new Error(`the server was still running ${ms} ms after the signal`);
-  }
-  return st;
-}
+import {
+  demoDir,
+  exitWithin,
+  getUntilOk,
+  killServerProcess,
+  MAIN,
+  startServerProcess,
+} from "./_server_process.ts";
 
 Deno.test({
   name: "process: more idle connections than `ulimit -n` do not end the server",
@@ -116,11 +32,7 @@ Deno.test({
       assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
     } finally {
       conns.forEach(closeQuietly);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });
@@ -147,11 +59,7 @@ Deno.test({
       assert.equal((await exitWithin(server.child, 15_000)).code, 0, server.stderr());
     } finally {
       conns.forEach(closeQuietly);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });
@@ -194,11 +102,7 @@ Deno.test({
     } finally {
       trickling = false;
       closeQuietly(conn);
-      try {
-        server.child.kill("SIGKILL");
-      } catch { /* exited */ }
-      await server.child.status;
-      await Deno.remove(dir, { recursive: true });
+      await killServerProcess(server, dir);
     }
   },
 });

@@ -143,3 +143,44 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the body budget is shared: REST forms wait behind SOAP bodies, then get an ArcGIS 503",
+  sanitizeResources: false,
+  async fn() {
+    const budget = new BodyBudget({ bytes: 64 * 1024, waitMs: 100 });
+    const s = startMapServices([memoryService()], { bodyBudget: budget });
+    const stream = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = stream.writable.getWriter();
+    const bytes = new TextEncoder().encode(SMALL);
+    try {
+      const holder = post(s.serviceUrl("Test"), stream.readable);
+      await writer.write(bytes.subarray(0, 40));
+      await until(() => budget.inUse === budget.capacity);
+      const res = await fetch(`${s.baseUrl}/arcgis/rest/services/Test/MapServer`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "f=json",
+      });
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get("retry-after"), "5");
+      const { error } = await res.json();
+      assert.equal(error.code, 503);
+      assert.match(error.message, /busy reading other large requests/);
+      await writer.write(bytes.subarray(40));
+      await writer.close();
+      await (await holder).text();
+      // With room again, the same form is answered.
+      const ok = await fetch(`${s.baseUrl}/arcgis/rest/services/Test/MapServer`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "f=json",
+      });
+      assert.equal(ok.status, 200);
+      assert.equal((await ok.json()).mapName !== undefined, true);
+      assert.equal(budget.inUse, 0);
+    } finally {
+      await s.close();
+    }
+  },
+});

@@ -212,7 +212,7 @@ export class RenderPool implements Renderer {
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
     if (this.#prepared) worker.postMessage({ type: "warm" });
-    worker.onmessage = (e: MessageEvent) => {
+    const onMessage = (e: MessageEvent) => {
       const type = (e.data as { type?: string }).type;
       if (type === "store") {
         this.#shareStore(slot, (e.data as { data: PolygonStoreData | PointStoreData }).data);
@@ -268,14 +268,29 @@ export class RenderPool implements Renderer {
       }
       this.#pump();
     };
-    worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
+    const onError = (e: ErrorEvent) => {
       // A crashed worker (e.g. out of wasm memory) is replaced; its job fails.
       const p = slot.busy;
       slot.busy = null;
       this.#replace(slot);
       p?.reject(new Error(`The render worker failed: ${e.message}`));
       this.#pump();
+    };
+    // What a listener throws would end the process: the pool logs it and goes on.
+    worker.onmessage = (e: MessageEvent) => {
+      try {
+        onMessage(e);
+      } catch (err) {
+        console.error("The render pool could not handle a worker's message:", err);
+      }
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      try {
+        onError(e);
+      } catch (err) {
+        console.error("The render pool could not replace a failed worker:", err);
+      }
     };
     return slot;
   }
