@@ -284,3 +284,10 @@ export const ESRI_REFERENCE: Reference = reference(
     return absent.length === 0 ? null : `Esri's ${absent.join(" and ")} not in ${dir}`;
   },
 );
+
+/** QGIS 3.22 through PyQGIS (its ArcGIS REST providers), run by Debian's interpreter. */
+export const QGIS: Reference = reference(
+  "QGIS",
+  "apt-get install qgis python3-qgis",
+  () => pythonImports(DEBIAN_PYTHON, ["qgis.core"]) ? null : "python3-qgis is not installed",
+);

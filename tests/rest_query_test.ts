@@ -453,3 +453,25 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
   const jsonp = await query(s, `${FIXTURE}/0`, { returnCountOnly: "true", callback: "cb" });
   assert.equal(jsonp.text, `cb({"count":${CITIES.length}});`);
 });
+
+restTest(
+  "query: a buffered search (distance, as esri-leaflet's nearby sends) is refused clearly",
+  async (s) => {
+    // Moscow is 6 km from the point: silently answering "none within 100 km" would be wrong.
+    const near = {
+      geometry: "37.6,55.7",
+      geometryType: "esriGeometryPoint",
+      inSR: "4326",
+      units: "esriSRUnit_Meter",
+      returnCountOnly: "true",
+    };
+    assertRestError(
+      await query(s, `${FIXTURE}/0`, { ...near, distance: "100000" }),
+      400,
+      /'distance'.*not supported/,
+    );
+    // No buffer: the point itself, as before.
+    const none = await query(s, `${FIXTURE}/0`, { ...near, distance: "0" });
+    assert.equal(none.body.count, 0);
+  },
+);
