@@ -45,6 +45,59 @@ export function geometryDistance(a: Geometry, b: Geometry): number {
 }
 
 /**
+ * Whether two geometries come within `tol` map units of each other
+ * (`geometryDistance(a, b) <= tol`), looking only at the vertices and
+ * segments near the other geometry's box: identify asks this once per
+ * candidate feature, so it must not cost the size of a large search shape.
+ *
+ * @example
+ * ```ts
+ * withinDistance({ type: "Point", x: 0, y: 3 }, { type: "Envelope", xmin: -1, ymin: -1, xmax: 1, ymax: 1 }, 2); // true
+ * ```
+ */
+export function withinDistance(a: Geometry, b: Geometry, tol: number): boolean {
+  const sa = toShape(a);
+  const sb = toShape(b);
+  if (shapesIntersect(sa, sb)) return true;
+  if (!sa.bbox || !sb.bbox || !(tol > 0)) return false;
+  // Disjoint segments are nearest at an endpoint of one of them.
+  return _vertexWithin(sa, sb, tol) || _vertexWithin(sb, sa, tol);
+}
+
+/** Whether a vertex of `from` lies within `tol` of `to` (only vertices near `to`'s box are tried). */
+function _vertexWithin(from: Shape, to: Shape, tol: number): boolean {
+  let hit = false;
+  const test = (p: Position) => {
+    if (hit) return;
+    const box = { xmin: p[0] - tol, ymin: p[1] - tol, xmax: p[0] + tol, ymax: p[1] + tol };
+    if (to.dim === 0) {
+      hit = to.parts.some((part) => part.some((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) <= tol));
+      return;
+    }
+    forEachSegmentNear(to, box, 0, (q0, q1) => {
+      if (!hit && pointSegmentDistance(p, q0, q1) <= tol) hit = true;
+    });
+  };
+  if (from.dim === 0) {
+    const near = to.bbox!;
+    for (const part of from.parts) {
+      for (const p of part) {
+        if (
+          p[0] >= near.xmin - tol && p[0] <= near.xmax + tol && p[1] >= near.ymin - tol &&
+          p[1] <= near.ymax + tol
+        ) test(p);
+      }
+    }
+  } else {
+    forEachSegmentNear(from, to.bbox!, tol, (p0, p1) => {
+      test(p0);
+      test(p1);
+    });
+  }
+  return hit;
+}
+
+/**
  * Distance from a point to a geometry (0 inside areas), for identify
  * tolerances.
  *

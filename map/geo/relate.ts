@@ -367,4 +367,4 @@ export function spatialRelation(
   }
 }
 
-export { distanceToGeometry, geometryDistance } from "./distance.ts";
+export { distanceToGeometry, geometryDistance, withinDistance } from "./distance.ts";

@@ -16,7 +16,9 @@ import {
   spatialRelation,
   touches,
   within,
+  withinDistance,
 } from "./relate.ts";
+import { seededRandom } from "../../tests/_random.ts";
 
 const env = (xmin: number, ymin: number, xmax: number, ymax: number): Geometry => ({
   type: "Envelope",
@@ -159,6 +161,31 @@ Deno.test("distances for identify tolerances", () => {
   assert.equal(geometryDistance(env(0, 0, 1, 1), env(3, 0, 4, 1)), 2);
   assert.equal(geometryDistance(env(3, 4, 5, 6), donut), 1); // inside the hole
   assert.equal(geometryDistance(line([20, 0], [20, 10]), line([12, 5], [14, 5], [14, 9])), 6);
+});
+
+Deno.test("withinDistance answers geometryDistance <= tol, for every kind and random shapes", () => {
+  const r = seededRandom(20);
+  const xy = (): Position => [Math.round(r() * 40), Math.round(r() * 40)];
+  const shapes: (() => Geometry)[] = [
+    () => pt(...xy()),
+    () => ({ type: "Multipoint", points: [xy(), xy(), xy()] }),
+    () => line(xy(), xy(), xy()),
+    () => ({ type: "Polygon", rings: [[xy(), xy(), xy(), xy(), xy()]] }), // often self-crossing
+    () => {
+      const [x, y] = xy();
+      return env(x, y, x + 1 + r() * 9, y + 1 + r() * 9);
+    },
+  ];
+  for (let i = 0; i < 3000; i++) {
+    const a = shapes[i % shapes.length]();
+    const b = shapes[Math.floor(i / shapes.length) % shapes.length]();
+    const tol = [0, 0.5, 2, 5, 15][i % 5];
+    const d = geometryDistance(a, b);
+    const what = `${JSON.stringify(a)} ${JSON.stringify(b)} tol ${tol} distance ${d}`;
+    assert.equal(withinDistance(a, b, tol), d <= tol, what);
+  }
+  assert.equal(withinDistance(env(3, 4, 5, 6), donut, 1), true); // inside the hole, 1 from it
+  assert.equal(withinDistance(env(3, 4, 5, 6), donut, 0.99), false);
 });
 
 Deno.test("bounding boxes and degenerate envelopes", () => {

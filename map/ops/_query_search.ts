@@ -21,7 +21,7 @@ import type {
 import { combineWhere } from "../query/mod.ts";
 import { toleranceToMapUnits } from "../geo/display.ts";
 import { projectExtent, projectGeometry } from "../geo/projection.ts";
-import { geometryDistance } from "../geo/relate.ts";
+import { withinDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 import { InvalidRequestError, member, say } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
@@ -296,7 +296,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
           accept: (f) => {
             if (!f.geometry || found.has(f.id)) return false;
             const g = project(f.geometry, layer, state.wkid);
-            if (geometryDistance(here, g) > tol) return false;
+            if (!withinDistance(here, g, tol)) return false;
             projected.set(f.id, g);
             return true;
           },

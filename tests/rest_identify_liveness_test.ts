@@ -1,0 +1,94 @@
+/**
+ * A large search shape must not hold the event loop: while a REST identify
+ * (and a query) with a many-vertex self-intersecting polygon runs, a cheap
+ * `GET /api/v1/` sent every ~20 ms keeps being answered.
+ */
+import assert from "node:assert/strict";
+import { startTestServer } from "./_api_helpers.ts";
+
+const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
+
+/** A self-intersecting star of `n` vertices over European Russia (lon/lat). */
+function starRing(n: number): number[][] {
+  const ring: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const a = (i * 2 * Math.PI * 7 * 3.0001) / n;
+    const r = i % 2 ? 10 : 30;
+    ring.push([100 + r * Math.cos(a), 60 + r * Math.sin(a) * 0.5]);
+  }
+  ring.push(ring[0]);
+  return ring;
+}
+
+/** The largest gap (ms) between answers to `probeUrl` while `work` runs. */
+async function largestProbeGap(probeUrl: string, work: () => Promise<void>): Promise<number> {
+  let stop = false;
+  let largest = 0;
+  let last = performance.now();
+  const probe = (async () => {
+    while (!stop) {
+      await (await fetch(probeUrl)).arrayBuffer();
+      const now = performance.now();
+      largest = Math.max(largest, now - last);
+      last = now;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    await work();
+  } finally {
+    stop = true;
+    await probe;
+  }
+  return largest;
+}
+
+Deno.test({
+  name:
+    "REST identify and query with a 10,000-vertex self-intersecting polygon keep the server answering",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const s = await startTestServer();
+    try {
+      const geometry = JSON.stringify({
+        rings: [starRing(10_000)],
+        spatialReference: { wkid: 4326 },
+      });
+      const calls: [string, Record<string, string>][] = [
+        ["identify", {
+          geometry,
+          geometryType: "esriGeometryPolygon",
+          tolerance: "3",
+          layers: "all",
+          mapExtent: "20,40,180,78",
+          imageDisplay: "800,400,96",
+          returnGeometry: "false",
+          f: "json",
+        }],
+        ["0/query", {
+          geometry,
+          geometryType: "esriGeometryPolygon",
+          returnCountOnly: "true",
+          f: "json",
+        }],
+      ];
+      for (const [op, form] of calls) {
+        let body: { results?: unknown[]; count?: number } = {};
+        const gap = await largestProbeGap(`${s.url}/api/v1/`, async () => {
+          const res = await fetch(`${s.url}${SERVICE}/${op}`, {
+            method: "POST",
+            body: new URLSearchParams(form),
+          });
+          assert.equal(res.status, 200, op);
+          body = await res.json();
+        });
+        assert.ok((body.results?.length ?? body.count ?? 0) > 0, `${op} finds features`);
+        // A liveness bound, not a speed target: before the fix identify held the loop ~10 s.
+        assert.ok(gap < 2000, `${op}: the API waited ${gap.toFixed(0)} ms`);
+      }
+    } finally {
+      await s.close();
+    }
+  },
+});
