@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "./_api_helpers.ts";
+import { assertRestError, rest } from "./_rest_helpers.ts";
 
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
 
@@ -14,7 +15,8 @@ function starRing(n: number): number[][] {
   for (let i = 0; i < n; i++) {
     const a = (i * 2 * Math.PI * 7 * 3.0001) / n;
     const r = i % 2 ? 10 : 30;
-    ring.push([100 + r * Math.cos(a), 60 + r * Math.sin(a) * 0.5]);
+    const round = (v: number) => Math.round(v * 1e4) / 1e4;
+    ring.push([round(100 + r * Math.cos(a)), round(60 + r * Math.sin(a) * 0.5)]);
   }
   ring.push(ring[0]);
   return ring;
@@ -86,6 +88,13 @@ Deno.test({
         assert.ok((body.results?.length ?? body.count ?? 0) > 0, `${op} finds features`);
         // A liveness bound, not a speed target: before the fix identify held the loop ~10 s.
         assert.ok(gap < 2000, `${op}: the API waited ${gap.toFixed(0)} ms`);
+        // The issue's input, 100,000 vertices: over the limit, a 400 naming it, not seconds of work.
+        const big = { ...form, geometry: JSON.stringify({ rings: [starRing(100_000)] }) };
+        assertRestError(
+          await rest(s.url, `/services/Recruitment/MapServer/${op}`, big, true),
+          400,
+          /has 100001 vertices; at most 20000 are accepted/,
+        );
       }
     } finally {
       await s.close();

@@ -16,6 +16,7 @@ import { InvalidRequestError, member, type MemberRef, say } from "../errors.ts";
 import { type ColumnSelection, findColumn, layerColumns, selectColumns } from "./_query_records.ts";
 import type { LayerQuery } from "./_query_exec.ts";
 import { toWkid } from "./_query_map_state.ts";
+import { checkSearchVertices } from "./_geometry_extent.ts";
 
 /** One ORDER BY key. */
 export interface SortKey {
@@ -152,6 +153,7 @@ export function parseQueryFilter(
   };
   if (filter.FilterGeometry) {
     const { geometry, wkid } = filter.FilterGeometry;
+    checkSearchVertices(geometry, "filter geometry");
     const relation = filter.SpatialRel ?? "esriSpatialRelIntersects";
     const description = filter.SpatialRelDescription?.trim() ?? "";
     // Checked up front: with no candidate in the envelope the predicate would never run.

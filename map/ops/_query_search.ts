@@ -25,7 +25,7 @@ import { withinDistance } from "../geo/relate.ts";
 import { shiftExtent, shiftGeometry, windowShifts } from "../geo/wrap.ts";
 import { InvalidRequestError, member, say } from "../errors.ts";
 import { serviceLimits } from "./metadata.ts";
-import { geometryExtent } from "./_geometry_extent.ts";
+import { checkSearchVertices, geometryExtent } from "./_geometry_extent.ts";
 import {
   isLayerVisible,
   type LayerState,
@@ -256,6 +256,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
     requireDisplay: true,
   });
   const display = state.display!;
+  checkSearchVertices(req.SearchShape.geometry, "identify geometry");
   const shape = toWkid(req.SearchShape.geometry, req.SearchShape.wkid, state.wkid);
   const tolerancePx = req.Tolerance;
   if (tolerancePx < 0) {
