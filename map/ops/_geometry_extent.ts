@@ -11,7 +11,7 @@ import { InvalidRequestError, say } from "../errors.ts";
  * spatial filter) may have: each candidate feature is tested against it on
  * the server's one thread, so its size bounds how long one request holds it.
  */
-export const MAX_SEARCH_VERTICES = 20_000;
+export const MAX_SEARCH_VERTICES = 10_000;
 
 /**
  * Rejects a search or filter geometry of more than
