@@ -11,45 +11,25 @@
  */
 import { parseArgs } from "node:util";
 import { startTestServer } from "../tests/_api_helpers.ts";
+import { largestProbeGap, starRing } from "../tests/_big_polygon.ts";
 
 const { values } = parseArgs({
   options: { vertices: { type: "string", default: "2000,10000,10001,100000" } },
 });
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
 
-function starRing(n: number): number[][] {
-  const ring: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const a = (i * 2 * Math.PI * 7 * 3.0001) / n;
-    const r = i % 2 ? 10 : 30;
-    const round = (v: number) => Math.round(v * 1e4) / 1e4;
-    ring.push([round(100 + r * Math.cos(a)), round(60 + r * Math.sin(a) * 0.5)]);
-  }
-  ring.push(ring[0]);
-  return ring;
-}
-
+/** A POST form's answer time and the largest probe gap meanwhile. */
 async function timed(probeUrl: string, url: string, form: Record<string, string>) {
-  let stop = false;
-  let gap = 0;
-  let last = performance.now();
-  const probe = (async () => {
-    while (!stop) {
-      await (await fetch(probeUrl)).arrayBuffer();
-      const now = performance.now();
-      gap = Math.max(gap, now - last);
-      last = now;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  const t0 = performance.now();
-  const res = await fetch(url, { method: "POST", body: new URLSearchParams(form) });
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  stop = true;
-  await probe;
-  const error = /"error"/.test(text.slice(0, 20)) ? " (error)" : "";
-  return { ms: Math.round(ms), probeMaxGapMs: Math.round(gap), answer: `${res.status}${error}` };
+  let ms = 0;
+  let answer = "";
+  const gap = await largestProbeGap(probeUrl, async () => {
+    const t0 = performance.now();
+    const res = await fetch(url, { method: "POST", body: new URLSearchParams(form) });
+    const text = await res.text();
+    ms = performance.now() - t0;
+    answer = `${res.status}${/"error"/.test(text.slice(0, 20)) ? " (error)" : ""}`;
+  });
+  return { ms: Math.round(ms), probeMaxGapMs: Math.round(gap), answer };
 }
 
 const s = await startTestServer();

@@ -6,44 +6,9 @@
 import assert from "node:assert/strict";
 import { startTestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
+import { largestProbeGap, starRing } from "./_big_polygon.ts";
 
 const SERVICE = "/arcgis/rest/services/Recruitment/MapServer";
-
-/** A self-intersecting star of `n` vertices over European Russia (lon/lat). */
-function starRing(n: number): number[][] {
-  const ring: number[][] = [];
-  for (let i = 0; i < n; i++) {
-    const a = (i * 2 * Math.PI * 7 * 3.0001) / n;
-    const r = i % 2 ? 10 : 30;
-    const round = (v: number) => Math.round(v * 1e4) / 1e4;
-    ring.push([round(100 + r * Math.cos(a)), round(60 + r * Math.sin(a) * 0.5)]);
-  }
-  ring.push(ring[0]);
-  return ring;
-}
-
-/** The largest gap (ms) between answers to `probeUrl` while `work` runs. */
-async function largestProbeGap(probeUrl: string, work: () => Promise<void>): Promise<number> {
-  let stop = false;
-  let largest = 0;
-  let last = performance.now();
-  const probe = (async () => {
-    while (!stop) {
-      await (await fetch(probeUrl)).arrayBuffer();
-      const now = performance.now();
-      largest = Math.max(largest, now - last);
-      last = now;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  try {
-    await work();
-  } finally {
-    stop = true;
-    await probe;
-  }
-  return largest;
-}
 
 Deno.test({
   name:
