@@ -12,6 +12,7 @@ import { buildList, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, IdListBuilder, OrderedIdCache } from "./_ordered_ids.ts";
 import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
+import { StatementCache } from "./_statement_cache.ts";
 
 /** Options of {@linkcode openCatalog}. */
 export interface OpenOptions {
@@ -196,7 +197,7 @@ export class Catalog {
   readonly path: string;
   /** Whether the connection is read-only. */
   readonly readonly: boolean;
-  readonly #stmts = new Map<string, StatementSync>();
+  readonly #stmts: StatementCache;
   /** Counts of filtered lists, valid while the data is unchanged (see #checkFresh). */
   readonly #counts = new Map<string, number>();
   /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
@@ -223,6 +224,7 @@ export class Catalog {
     this.db = db;
     this.path = path;
     this.readonly = readonly;
+    this.#stmts = new StatementCache(db);
     this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
     this.#rangeColumns = keepRangeColumns ? new RangeColumns(db, true) : undefined;
     this.#shareReads = shareReads && readonly;
@@ -285,12 +287,7 @@ export class Catalog {
 
   #stmt(sql: string): StatementSync {
     this.#read();
-    let s = this.#stmts.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.#stmts.set(sql, s);
-    }
-    return s;
+    return this.#stmts.get(sql);
   }
 
   /** Indexed terms starting with `prefix`, or null when there are too many to list. */

@@ -13,16 +13,32 @@ import type { FeatureSource } from "../sources/source.ts";
 import type { Geometry, Position } from "../types.ts";
 import { normalizeWkid, projectGeometry } from "../geo/projection.ts";
 
-/** Vertices kept across all entries before the cache starts over. */
-const MAX_VERTICES = 6_000_000;
+/**
+ * Bytes the cache may hold in one isolate (each render worker has its own).
+ * Measured in bytes, not vertices: a cached vertex is a JavaScript `[x, y]`
+ * array, ~74 bytes of V8 heap (not 16), so the former budget of 6,000,000
+ * vertices let each worker keep ~440 MiB, reached slowly as random extents
+ * and levels filled it: the slow climb of a long soak (issue 20).
+ */
+export const GEOMETRY_CACHE_BYTES = 64 * 2 ** 20;
+
+/** V8 heap per cached vertex: the `[x, y]` array and the ring's slot for it (measured: 74). */
+const BYTES_PER_VERTEX = 80;
+/** V8 heap per cached feature: its map slot and the geometry and ring objects. */
+const BYTES_PER_FEATURE = 120;
 
 interface Entry {
   revision: string;
   byId: Map<number, Geometry | null>;
+  /** Estimated heap bytes held by `byId`. */
+  bytes: number;
+  /** When the entry was last used (a counter): the least recently used go first. */
+  used: number;
 }
 
 const cache = new Map<FeatureSource, Map<string, Entry>>();
-let storedVertices = 0;
+let storedBytes = 0;
+let clock = 0;
 
 /** Radial simplification of a ring/path: drops vertices within `tol` of the last kept one. */
 function simplify(pts: Position[], tol: number, closed: boolean): Position[] {
@@ -64,9 +80,11 @@ function entryFor(src: FeatureSource, toWkid: number, resolution: number): Entry
   const revision = src.revision();
   let entry = perSource.get(key);
   if (!entry || entry.revision !== revision) {
-    entry = { revision, byId: new Map() };
+    if (entry) storedBytes -= entry.bytes;
+    entry = { revision, byId: new Map(), bytes: 0, used: 0 };
     perSource.set(key, entry);
   }
+  entry.used = ++clock;
   return entry;
 }
 
@@ -79,14 +97,44 @@ function isEmpty(g: Geometry): boolean {
 }
 
 /**
- * Empties the cache when it holds more than its vertex budget. Called
- * between renders only, so one render never sees its entries vanish.
+ * Drops the least recently used entries (one output SR and resolution level
+ * of one source each) until the cache holds at most `maxBytes`
+ * ({@link GEOMETRY_CACHE_BYTES} by default). Called between renders only,
+ * so one render never sees its entries vanish.
+ *
+ * @example
+ * ```ts
+ * import { trimGeometryCache } from "./_geomcache.ts";
+ * trimGeometryCache(); // before a render
+ * ```
  */
-export function trimGeometryCache(): void {
-  if (storedVertices > MAX_VERTICES) {
-    cache.clear();
-    storedVertices = 0;
+export function trimGeometryCache(maxBytes = GEOMETRY_CACHE_BYTES): void {
+  if (storedBytes <= maxBytes) return;
+  const entries: { src: FeatureSource; key: string; entry: Entry }[] = [];
+  for (const [src, perSource] of cache) {
+    for (const [key, entry] of perSource) entries.push({ src, key, entry });
   }
+  entries.sort((a, b) => a.entry.used - b.entry.used);
+  for (const { src, key, entry } of entries) {
+    if (storedBytes <= maxBytes) break;
+    const perSource = cache.get(src)!;
+    perSource.delete(key);
+    if (perSource.size === 0) cache.delete(src);
+    storedBytes -= entry.bytes;
+  }
+}
+
+/**
+ * The estimated heap bytes the cache holds in this isolate.
+ *
+ * @example
+ * ```ts
+ * import { geometryCacheBytes } from "./_geomcache.ts";
+ * geometryCacheBytes(); // 0 before the first render
+ * ```
+ */
+export function geometryCacheBytes(): number {
+  return storedBytes;
 }
 
 /**
@@ -133,13 +181,17 @@ export function preparedGeometry(
   try {
     projected = from === to ? g : projectGeometry(g, from, to);
   } catch {
+    entry.bytes += BYTES_PER_FEATURE;
+    storedBytes += BYTES_PER_FEATURE;
     entry.byId.set(id, null);
     return null;
   }
   const { g: out, n } = generalise(projected, 2 ** level / 2);
   // Nothing to draw from no coordinates: do not remember it (placeholders of evicted entries).
   if (n === 0 && out === null && isEmpty(g)) return null;
-  storedVertices += n;
+  const bytes = BYTES_PER_FEATURE + n * BYTES_PER_VERTEX;
+  entry.bytes += bytes;
+  storedBytes += bytes;
   entry.byId.set(id, out);
   return out;
 }
