@@ -24,8 +24,11 @@ export interface ClientPage {
   tab: CdpPage;
   /** Every URL the page asked for. */
   requests: string[];
-  /** Opens the page with `service` as its `?service=`, waits for `body[data-ready]`. */
-  open(service: string): Promise<void>;
+  /**
+   * Opens the page with `service` as its `?service=` (and `extra` as further query
+   * parameters), waits for `body[data-ready]`.
+   */
+  open(service: string, extra?: Record<string, string>): Promise<void>;
   /** RGB of the last screenshot at CSS pixel (x, y). */
   pixel(png: PNG, x: number, y: number): [number, number, number];
   screenshot(): Promise<PNG>;
@@ -104,8 +107,9 @@ export async function openClientPage(opts: ClientPageOptions): Promise<ClientPag
   return {
     tab,
     requests,
-    async open(service) {
-      await tab.goto(`${origin}/?service=${encodeURIComponent(service)}`);
+    async open(service, extra = {}) {
+      const query = new URLSearchParams({ ...extra, service });
+      await tab.goto(`${origin}/?${query}`);
       await tab.waitFor(`document.body.dataset.ready`, "every request of the client");
     },
     async screenshot() {

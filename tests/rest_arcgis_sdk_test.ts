@@ -5,13 +5,16 @@
  * the service, a `FeatureLayer` on its Cities layer draws every city,
  * `queryFeatureCount` and `identify` answer, and a view across 180° still
  * draws the service (the SDK then sends its Web Mercator as WKT with a moved
- * central meridian). Pixels checked; no console error, no failed request,
- * no host but loopback.
+ * central meridian). A `TileLayer` on a cached map (the World example
+ * document) draws from `/tile/{level}/{row}/{col}` on the map server's origin,
+ * which is not the page's: every tile needs CORS. Pixels checked; no console
+ * error, no failed request, no host but loopback.
  */
 import assert from "node:assert/strict";
 import { CHROMIUM, optionalTest } from "./_optional.ts";
 import { openClientPage } from "./_client_page.ts";
 import { CITIES, createFixture, startQueryServer } from "./_soap_query_fixtures.ts";
+import { startTestServer } from "./_api_helpers.ts";
 
 const APP = new URL("./clients/arcgis_sdk_app.js", import.meta.url).href;
 const ASSETS = new URL(
@@ -29,9 +32,14 @@ const isRed = ([r, g, b]: number[]) => r > 200 && g < 60 && b < 60;
 const isBlue = ([r, g, b]: number[]) => b > 150 && r < 120 && b - g > 40;
 const isFill = (c: number[]) => c.every((v) => v > 180) && c[0] - c[2] > 8;
 const isWhite = (c: number[]) => c.every((v) => v > 250);
+/** The World document's country fill (250, 247, 235) and background (190, 215, 235). */
+const isLand = ([r, g, b]: number[]) => r > 240 && g > 235 && b > 220 && b < 245;
+const isSea = ([r, g, b]: number[]) => Math.abs(r - 190) < 12 && Math.abs(g - 215) < 12 && b > 225;
+const WORLD = new URL("../map/document/examples/world.json", import.meta.url).pathname;
 
 optionalTest(CHROMIUM, {
-  name: "the ArcGIS Maps SDK draws, counts and identifies on a MapServer, across 180° too",
+  name:
+    "the ArcGIS Maps SDK draws, counts and identifies on a MapServer, across 180° too, and tiles",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -80,6 +88,27 @@ optionalTest(CHROMIUM, {
       }
       assert.ok(isBlue(vl), `Vladivostok in the exported image: ${vl}`);
       page.assertClean();
+
+      // A cached map as a TileLayer, from another origin than the page's.
+      const maps = await Deno.makeTempDir({ prefix: "sdk-tiles-maps-" });
+      await Deno.copyFile(WORLD, `${maps}/World.json`);
+      const world = await startTestServer({ mapsDir: maps });
+      try {
+        const before = page.requests.length;
+        await page.open(`${world.url}/arcgis/rest/services/World/MapServer`, { tiled: "true" });
+        const tiles = page.requests.slice(before).filter((u) => /\/MapServer\/tile\/\d+\//.test(u));
+        assert.ok(tiles.length > 0, "the TileLayer asked for tiles");
+        const info = await tab.evaluate<{ lods: number; wkid: number }>(
+          "globalThis.results.tileInfo",
+        );
+        assert.ok(info.lods > 0, "the SDK read the tiling scheme");
+        assert.ok(isLand(await at(38, 58)), `land in the tiles: ${await at(38, 58)}`);
+        assert.ok(isSea(await at(34, 43.2)), `the Black Sea in the tiles: ${await at(34, 43.2)}`);
+        page.assertClean();
+      } finally {
+        await world.close();
+        await Deno.remove(maps, { recursive: true });
+      }
     } finally {
       await page.close();
       await server.close();

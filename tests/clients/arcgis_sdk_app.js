@@ -1,12 +1,14 @@
 // The page of tests/rest_arcgis_sdk_test.ts: the ArcGIS Maps SDK for JavaScript
 // (@arcgis/core 5.1, bundled) on the MapServer named by ?service=, in Web Mercator,
-// with no basemap and no portal. Results go to window.results; body[data-ready]
+// with no basemap and no portal. With ?tiled=true the service is a cached map shown
+// as a TileLayer alone (its tiles come from another origin: CORS on every tile). Results go to window.results; body[data-ready]
 // says the view has drawn and every query has answered.
 import esriConfig from "@arcgis/core/config.js";
 import EsriMap from "@arcgis/core/Map.js";
 import MapView from "@arcgis/core/views/MapView.js";
 import MapImageLayer from "@arcgis/core/layers/MapImageLayer.js";
 import FeatureLayer from "@arcgis/core/layers/FeatureLayer.js";
+import TileLayer from "@arcgis/core/layers/TileLayer.js";
 import Point from "@arcgis/core/geometry/Point.js";
 import Extent from "@arcgis/core/geometry/Extent.js";
 import * as identify from "@arcgis/core/rest/identify.js";
@@ -21,7 +23,8 @@ const service = params.get("service");
 const results = { errors: [] };
 globalThis.results = results;
 
-const image = new MapImageLayer({ url: service });
+const tiled = params.get("tiled") === "true";
+const image = tiled ? new TileLayer({ url: service }) : new MapImageLayer({ url: service });
 const cities = new FeatureLayer({
   url: `${service}/0`,
   renderer: {
@@ -32,7 +35,7 @@ const cities = new FeatureLayer({
 const mercator = { wkid: 3857 };
 const view = new MapView({
   container: "map",
-  map: new EsriMap({ layers: [image, cities] }),
+  map: new EsriMap({ layers: tiled ? [image] : [image, cities] }),
   spatialReference: mercator,
   extent: {
     xmin: 2200000,
@@ -62,6 +65,11 @@ globalThis.hideCities = async () => {
 
 view.when(async () => {
   await reactiveUtils.whenOnce(() => !view.updating);
+  if (tiled) {
+    results.tileInfo = { lods: image.tileInfo.lods.length, wkid: image.spatialReference.wkid };
+    document.body.dataset.ready = "true";
+    return;
+  }
   results.count = await cities.queryFeatureCount({ where: "POP > 1500000" });
   const found = await identify.identify(
     service,
