@@ -477,7 +477,6 @@ async function serveCommand(args: string[]): Promise<void> {
       `--public-url must be an absolute http(s) URL, got "${values["public-url"]}".`,
     );
   }
-  keepServingOnStrayErrors();
   const server = await startServer({
     dbPath: values.db,
     port,
@@ -503,6 +502,8 @@ async function serveCommand(args: string[]): Promise<void> {
     shutdownTimeoutMs: timeoutMs("shutdown-timeout"),
     maxConnections: maxConnections === undefined ? undefined : Number(maxConnections),
   });
+  // Only once it serves: a failed start-up must still end the process with its error.
+  keepServingOnStrayErrors();
   // Listen for signals before announcing the URL: a supervisor may stop us right after.
   let stopping = false;
   const stop = (why = "Shutting down...") => {
