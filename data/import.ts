@@ -121,11 +121,11 @@ export function putRecords(
 }
 
 /**
- * Where each id of one import was first seen, per collection, so that an id
+ * Where each id of one import file was first seen, per collection, so that an id
  * given twice is refused rather than silently kept as its last copy (a
  * duplicate in an export usually means two different records share an id).
  * Positions are kept in flat arrays: a million records cost a few tens of MiB
- * for the length of the import.
+ * while the file is read.
  */
 export class ImportIds {
   readonly #first: Record<CollectionName, Map<unknown, number>> = {
@@ -167,7 +167,7 @@ export class ImportIds {
         `${again}: ${
           COLLECTIONS[collection].table
         } id ${record.id} is already given by ${first}; ` +
-          "each id may appear once per import.",
+          "each id may appear once per file.",
         source,
         raw[i].index,
         "id",
@@ -308,8 +308,8 @@ export function emptyCounts(): Record<CollectionName, number> {
 /**
  * Imports JSON files (bare array, envelope page, single record or NDJSON) in one
  * transaction: either every record of every file is written, or nothing is.
- * Ids already in the catalogue are updated; an id given twice in one import
- * (in one file or across its files) is refused, naming both records.
+ * Ids already in the catalogue (or in an earlier file of the same import) are
+ * updated; an id given twice in one file is refused, naming both records.
  * Agencies embedded in records are added when missing.
  *
  * @example
@@ -332,8 +332,10 @@ export async function importFiles(
     try {
       // Created inside the transaction: it reads the current seq state.
       const writer = new CatalogWriter(db, opts.now);
-      const ids = new ImportIds();
       for (const file of files) {
+        // Per file: a later file of one import updates an earlier one's records, as a
+        // later import would; within one file an id given twice is a mistake.
+        const ids = new ImportIds();
         for await (const batch of fileBatches(file)) {
           const valid = validateRecords(file, batch, opts.collection);
           ids.check(file, batch, valid);
