@@ -21,6 +21,7 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   "--disable-component-update",
   "--disable-sync",
   "--hide-scrollbars",
+  "--disable-breakpad",
   "--remote-debugging-address=127.0.0.1",
   "--remote-debugging-port=0",
 ];
@@ -165,10 +166,12 @@ export class Chromium {
   #child: Deno.ChildProcess;
   #port: number;
   #pages: CdpPage[] = [];
+  #drained: Promise<void>;
 
-  private constructor(child: Deno.ChildProcess, port: number) {
+  private constructor(child: Deno.ChildProcess, port: number, drained: Promise<void>) {
     this.#child = child;
     this.#port = port;
+    this.#drained = drained;
   }
 
   /** Starts Chromium with a fresh profile in `profileDir`. */
@@ -188,11 +191,12 @@ export class Chromium {
       seen += value;
       port = Number(seen.match(/DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//)?.[1] ?? 0);
     }
-    // Keep draining stderr so Chromium never blocks on a full pipe.
-    (async () => {
+    // Keep draining stderr so Chromium never blocks on a full pipe. The pipe ends only when
+    // every Chromium process that inherited it has exited, which close() waits for.
+    const drained = (async () => {
       while (!(await reader.read()).done) { /* discard */ }
     })().catch(() => {});
-    return new Chromium(child, port);
+    return new Chromium(child, port, drained);
   }
 
   /** Connects to the first open page (the `about:blank` started with). */
@@ -208,7 +212,10 @@ export class Chromium {
     return page;
   }
 
-  /** Closes the pages and stops the browser. */
+  /**
+   * Closes the pages and stops the browser. Waits (up to 5 s) for Chromium's helper
+   * processes too, so that its profile folder can be removed afterwards.
+   */
   async close(): Promise<void> {
     for (const p of this.#pages) p.close();
     try {
@@ -217,5 +224,28 @@ export class Chromium {
       // already gone
     }
     await this.#child.status;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.#drained,
+      new Promise<void>((resolve) => timer = setTimeout(resolve, 5_000)),
+    ]);
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Removes a browser profile folder. A helper process that outlived the browser can still be
+ * writing into it for a moment, so "directory not empty" is retried for up to 5 s.
+ */
+export async function removeProfile(dir: string): Promise<void> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      await Deno.remove(dir, { recursive: true });
+      return;
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return;
+      if (attempt >= 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }

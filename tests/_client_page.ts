@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { type CdpPage, Chromium } from "./_cdp.ts";
+import { type CdpPage, Chromium, removeProfile } from "./_cdp.ts";
 
 /** The page: `entry` bundled as app.js (and its CSS as app.css), `files` served beside it. */
 export interface ClientPageOptions {
@@ -127,7 +127,7 @@ export async function openClientPage(opts: ClientPageOptions): Promise<ClientPag
     async close() {
       await browser.close();
       await server.shutdown();
-      await Deno.remove(profile, { recursive: true });
+      await removeProfile(profile);
     },
   };
 }
