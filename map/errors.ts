@@ -178,3 +178,22 @@ export class ServerBusyError extends Error {
     this.name = "ServerBusyError";
   }
 }
+
+/**
+ * A layer's data cannot be read now (its database is down or refuses the
+ * statement): the server's fault, local to the layers that need it, with a
+ * message safe to show (SOAP `soap:Server` Fault, ArcGIS REST error 500).
+ *
+ * @example
+ * ```ts
+ * import { DataUnavailableError } from "./errors.ts";
+ * throw new DataUnavailableError("The layer's PostgreSQL data cannot be read now: connect ECONNREFUSED.");
+ * ```
+ */
+export class DataUnavailableError extends ServerBusyError {
+  /** Creates the error with a message the client may read. */
+  constructor(message: string) {
+    super(message);
+    this.name = "DataUnavailableError";
+  }
+}

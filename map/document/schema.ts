@@ -68,6 +68,28 @@ export const SourceSpecSchema = z.discriminatedUnion("type", [
     wkid: z.number().int().positive().optional(),
   }),
   z.strictObject({
+    type: z.literal("postgis"),
+    /**
+     * `postgresql://user@host:port/db`, no password: libpq's environment (PGPASSWORD, PGPASSFILE…)
+     * or a `${VAR}` reference to an environment variable supplies it.
+     */
+    url: z.string().regex(
+      /^postgres(ql)?:\/\//,
+      "must start with postgresql:// (e.g. postgresql://gis@127.0.0.1:5432/gis)",
+    ).refine(
+      (u) => !/^postgres(ql)?:\/\/[^/@]*:(?!\$\{[A-Za-z_][A-Za-z0-9_]*\}@)[^/@]*@/.test(u),
+      "must not hold a password; use PGPASSWORD/PGPASSFILE or ${VAR} (an environment variable)",
+    ),
+    /** `schema.name`, or `name` in schema public. */
+    table: z.string().regex(/^[^.]+(\.[^.]+)?$/, "must be schema.name or name"),
+    /** Geometry column; default the first one geometry_columns lists for the table. */
+    geometryColumn: z.string().min(1).optional(),
+    /** Unique integer column of the object ids; default the primary key. */
+    idField: z.string().min(1).optional(),
+    /** Spatial reference id of the geometries; default the one geometry_columns gives. */
+    srid: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
     type: z.literal("world-atlas"),
     scale: z.enum(["110m", "50m", "10m"]).default("50m"),
     object: z.enum(["countries", "land"]).default("countries"),

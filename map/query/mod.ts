@@ -61,6 +61,13 @@ export {
   toSql,
 } from "./_sql.ts";
 export { parseDateLiteral } from "./_values.ts";
+export {
+  type PgColumn,
+  type PgColumnMap,
+  pgColumnValue,
+  type PgCompiled,
+  toPgSql,
+} from "./_pg_sql.ts";
 
 /**
  * Parses a where clause against a layer's fields; blank text gives

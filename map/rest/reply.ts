@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { InvalidRequestError, type MemberRef, type RequestMember } from "../errors.ts";
+import {
+  DataUnavailableError,
+  InvalidRequestError,
+  type MemberRef,
+  type RequestMember,
+} from "../errors.ts";
 import { escapeHtml } from "./html/escape.ts";
 
 /** One answer, ready for HTTP. */
@@ -171,6 +176,9 @@ export function errorBody(
       body: { error: { code: err.code, message: err.message, details: err.details } },
       server: err.code >= 500,
     };
+  }
+  if (err instanceof DataUnavailableError) {
+    return { body: { error: { code: 500, message: err.message, details: [] } }, server: true };
   }
   if (err instanceof InvalidRequestError) {
     return {

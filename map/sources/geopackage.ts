@@ -177,7 +177,8 @@ function widenIntegerFields(db: DatabaseSync, table: string, fields: SqlField[])
   });
 }
 
-function geometryTypeOf(name: string): LayerGeometryType | null {
+/** The layer type of an OGC geometry type name (POINT, MULTIPOLYGON…), or null for GEOMETRY. */
+export function geometryTypeOf(name: string): LayerGeometryType | null {
   if (name === "POINT") return "Point";
   if (name === "MULTIPOINT") return "Multipoint";
   if (/LINESTRING|CURVE/.test(name)) return "Polyline";
