@@ -75,7 +75,10 @@ class PgCompiler {
         if (n.value === null) return { sql: "NULL", kind: "null" };
         if (typeof n.value === "number") {
           if (!Number.isFinite(n.value)) throw new NotCompiled();
-          return { sql: this.param(n.value, "float8"), kind: "number" };
+          // Whole numbers as bigint: an integer column then keeps its B-tree index (int4 = int8
+          // is in its operator family; int4 = float8 would cast the column and scan).
+          const cast = Number.isSafeInteger(n.value) ? "bigint" : "float8";
+          return { sql: this.param(n.value, cast), kind: "number" };
         }
         return { sql: this.param(n.value, "text"), kind: "text" };
       case "field": {
@@ -147,7 +150,7 @@ class PgCompiler {
  * @example
  * ```ts
  * toPgSql(parseWhere("pop > 5", fields)!, { pop: { column: "pop", kind: "number" } }, "t", 1);
- * // { sql: '("t"."pop" > $1::float8)', params: [5] }
+ * // { sql: '("t"."pop" > $1::bigint)', params: [5] }
  * ```
  */
 export function toPgSql(
