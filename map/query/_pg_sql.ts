@@ -9,9 +9,10 @@
  * functions in detail (LIKE, UPPER of Cyrillic under the database's
  * collation, ROUND of halves, errors on division by zero or mixed types).
  * So only the parts whose answer is the same by construction are
- * compiled: comparisons, IN, BETWEEN and IS NULL of fields and literals of
- * one kind (text compared byte-wise under `COLLATE "C"`, as SQLite's BINARY
- * does), and float8 arithmetic without division. Anything else makes
+ * compiled: comparisons, IN, BETWEEN and IS NULL of fields, literals and
+ * the functions of {@linkcode PgCompiler.call} of one kind (text compared
+ * byte-wise under `COLLATE "C"`, as SQLite's BINARY does), and float8
+ * arithmetic without division. Anything else makes
  * {@linkcode toPgSql} answer null, and the source filters those rows with
  * the in-memory evaluator after PostgreSQL has applied the rest.
  *
@@ -102,8 +103,40 @@ class PgCompiler {
         return { sql: `((${l.sql})::float8 ${n.op} (${r.sql})::float8)`, kind: "number" };
       }
       case "call":
-        throw new NotCompiled();
+        return this.call(n);
     }
+  }
+
+  /**
+   * The functions whose PostgreSQL form answers exactly as the evaluator:
+   * ABS, CEILING, FLOOR of numbers (float8), CHAR_LENGTH of text (code
+   * points in both), EXTRACT of YEAR…MINUTE from a date field (in UTC, as
+   * the evaluator reads epoch milliseconds).
+   */
+  private call(n: Extract<ValueNode, { kind: "call" }>): { sql: string; kind: Kind } {
+    const fn = { ABS: "abs", CEILING: "ceil", FLOOR: "floor" }[n.name as string];
+    if (fn !== undefined && n.args.length === 1) {
+      const x = this.value(n.args[0]);
+      if (x.kind !== "number") throw new NotCompiled();
+      return { sql: `${fn}((${x.sql})::float8)`, kind: "number" };
+    }
+    if (n.name === "CHAR_LENGTH" && n.args.length === 1) {
+      const x = this.value(n.args[0]);
+      if (x.kind !== "text") throw new NotCompiled();
+      return { sql: `char_length(${x.sql})`, kind: "number" };
+    }
+    const unit = ["YEAR", "MONTH", "DAY", "HOUR", "MINUTE"].find((u) => u === n.keyword);
+    const arg = n.args[0];
+    if (n.name === "EXTRACT" && unit && n.args.length === 1 && arg.kind === "field") {
+      const c = this.columns[arg.name];
+      if (c?.kind !== "date") throw new NotCompiled();
+      const ms = pgColumnValue(this.alias, c);
+      return {
+        sql: `(extract(${unit} from to_timestamp(${ms} / 1000) AT TIME ZONE 'UTC'))::float8`,
+        kind: "number",
+      };
+    }
+    throw new NotCompiled();
   }
 
   /** Operands of one comparison, all of one kind (NULL literals go with anything). */

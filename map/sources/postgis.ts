@@ -17,7 +17,15 @@ import type { AttributeValue, Extent, Feature, FieldInfo, FieldType } from "../t
 import type { Geometry, LayerGeometryType } from "../types.ts";
 import type { FeatureQuery, FeatureSource } from "./source.ts";
 import { registerSpatialReference } from "../geo/projection.ts";
-import { evaluate, type PgColumnMap, pgColumnValue, quoteIdent, toPgSql } from "../query/mod.ts";
+import {
+  combineWhere,
+  evaluate,
+  type PgColumnMap,
+  pgColumnValue,
+  quoteIdent,
+  toPgSql,
+  type WhereNode,
+} from "../query/mod.ts";
 import { DataUnavailableError } from "../errors.ts";
 import { PgSyncClient } from "./_pg_client.ts";
 import { decodeWkb, layerTypeOfParts, partsToGeometry } from "./_wkb.ts";
@@ -91,6 +99,11 @@ function fieldOf(name: string, type: string, maxLen: number | null, nullable: bo
   }
   if (/^(date|timestamp)/.test(t)) return f("Date", "date");
   return null;
+}
+
+/** The terms of a chain of ANDs (a single term for anything else). */
+function conjuncts(n: WhereNode): WhereNode[] {
+  return n.kind === "and" ? [...conjuncts(n.left), ...conjuncts(n.right)] : [n];
 }
 
 function num(v: unknown): number | null {
@@ -277,7 +290,7 @@ class PostgisSource implements FeatureSource {
   }
 
   /** WHERE text and parameters; `memory` is the part PostgreSQL could not take. */
-  #conditions(q: FeatureQuery, params: unknown[]): { sql: string; memory: boolean } {
+  #conditions(q: FeatureQuery, params: unknown[]): { sql: string; memory?: WhereNode } {
     const parts: string[] = [];
     const p = (v: unknown, cast: string) => {
       params.push(v);
@@ -295,16 +308,18 @@ class PostgisSource implements FeatureSource {
         }, ${p(b.xmax, "float8")}, ${p(b.ymax, "float8")}, ${Math.trunc(this.#srid)})`,
       );
     }
-    let memory = false;
-    if (q.where) {
-      const c = toPgSql(q.where, this.#columns, "t", params.length + 1);
+    // Each conjunct PostgreSQL can answer exactly goes there; the rest is checked in memory.
+    const rest: WhereNode[] = [];
+    for (const term of q.where ? conjuncts(q.where) : []) {
+      const c = toPgSql(term, this.#columns, "t", params.length + 1);
       if (c) {
         parts.push(c.sql);
         params.push(...c.params);
       } else {
-        memory = true;
+        rest.push(term);
       }
     }
+    const memory = combineWhere(...rest);
     return { sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", memory };
   }
 
