@@ -314,7 +314,8 @@ optionalTest([POSTGIS, OGR2OGR], {
   async fn() {
     const f = await fixture();
     await writeDocuments(f);
-    const s = await startTestServer({ mapsDir: f.maps });
+    // Drawings come from a render worker, which opens the document's sources itself.
+    const s = await startTestServer({ mapsDir: f.maps, renderWorkers: 1 });
     try {
       const one = async () =>
         (await ask(s, 1, { objectIds: "1", outFields: "name", returnGeometry: "true" }))
@@ -358,6 +359,18 @@ optionalTest([POSTGIS, OGR2OGR], {
       assert.match(gpkgCount.text, /<Result>5<\/Result>/);
       assert.equal((await ask(s, 0, { where: "1=1", returnCountOnly: "true" })).count, 5);
       assert.ok(drawn(await draw(s, 0)), "the GeoPackage layer of the same map still draws");
+      // A drawing that needs rows fails (the polygons were never drawn, so nothing is held)…
+      const exportDown = await rest(s.url, `${BASE}/export`, {
+        bbox: "-170,-40,170,80",
+        size: "360,120",
+        layers: "show:5",
+        f: "json",
+      });
+      assert.equal(exportDown.body.error?.code, 500, exportDown.text);
+      assert.match(exportDown.body.error.message, /PostgreSQL data cannot be read now/);
+      // …while the points the render worker already holds for the last revision still draw:
+      // nothing can change while PostgreSQL is down.
+      assert.ok(Buffer.compare((await draw(s, 1)).data, redrawn.data) === 0);
       const files = await rest(s.url, "/services/Files/MapServer/0/query", {
         where: "1=1",
         returnCountOnly: "true",
@@ -371,6 +384,7 @@ optionalTest([POSTGIS, OGR2OGR], {
       assert.equal((await one()).attributes.name, "Тверь");
       const back = await postSoap(soapUrl, countEnvelope(1), '""');
       assert.match(back.text, /<Result>5<\/Result>/);
+      assert.ok(drawn(await draw(s, 5)), "the polygons draw again");
     } finally {
       await cleanup(f, s);
     }

@@ -10,7 +10,12 @@
  *
  * @module
  */
-import { InvalidRequestError, type RequestFacts, ServerBusyError } from "../errors.ts";
+import {
+  DataUnavailableError,
+  InvalidRequestError,
+  type RequestFacts,
+  ServerBusyError,
+} from "../errors.ts";
 import { discardKit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, DEFAULT_HEAP_LIMIT_MB, kitNeedsReplacing } from "./_heap_guard.ts";
 import type { ServiceLoaderSpec } from "./_loader.ts";
@@ -147,9 +152,16 @@ function mib(v: number | undefined): number | undefined {
   return v === undefined ? undefined : v * 2 ** 20;
 }
 
-/** Rebuilds a worker's error; only an InvalidRequestError stays the client's fault. */
+/**
+ * Rebuilds a worker's error; only an InvalidRequestError stays the client's
+ * fault, and a DataUnavailableError keeps its message for the client.
+ */
 function errorFrom(e: WorkerError): Error {
-  const err = e.facts ? new InvalidRequestError(e.message, e.facts) : new Error(e.message);
+  const err = e.facts
+    ? new InvalidRequestError(e.message, e.facts)
+    : e.name === "DataUnavailableError"
+    ? new DataUnavailableError(e.message)
+    : new Error(e.message);
   err.name = e.name;
   return err;
 }
