@@ -451,3 +451,62 @@ optionalTest([POSTGIS, OGR2OGR], {
     }
   },
 });
+
+optionalTest([POSTGIS, OGR2OGR], {
+  name: "PostGIS tile cache: a committed change redraws the tile (data revision = WAL position)",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await fixture();
+    await Deno.writeTextFile(
+      join(f.maps, "tiled.json"),
+      JSON.stringify({
+        name: "Tiled",
+        maps: [{
+          name: "Layers",
+          wkid: 3857,
+          tiling: { maxLevel: 4 },
+          layers: [{
+            id: 0,
+            name: "points",
+            source: { type: "postgis", url: f.pg.url, table: "public.points" },
+            renderer: {
+              type: "simple",
+              symbol: { type: "simple-marker", color: [200, 0, 0], size: 12 },
+            },
+          }],
+        }],
+      }),
+    );
+    const s = await startTestServer({ mapsDir: f.maps });
+    // Moscow (37.62°E, 55.75°N) at level 3: column 4, row 2.
+    const tile = async () => {
+      const res = await fetch(`${s.url}/arcgis/rest/services/Tiled/MapServer/tile/3/2/4`);
+      assert.equal(res.status, 200);
+      const png = PNG.sync.read(Buffer.from(new Uint8Array(await res.arrayBuffer())));
+      return { etag: res.headers.get("etag"), red: redPixels(png) };
+    };
+    const redPixels = (p: PNG) => {
+      let n = 0;
+      for (let i = 0; i < p.data.length; i += 4) {
+        if (p.data[i] > 150 && p.data[i + 1] < 80 && p.data[i + 3] > 0) n++;
+      }
+      return n;
+    };
+    try {
+      const before = await tile();
+      assert.ok(before.red > 0, "Moscow's marker is on the tile");
+      assert.equal((await tile()).etag, before.etag, "the cached tile is served again");
+      await f.pg.psql(
+        "UPDATE public.points SET geom = ST_SetSRID(ST_MakePoint(-100, 0), 4326) WHERE fid = 1;",
+      );
+      // The tile cache re-reads revisions at most once a second.
+      await new Promise((r) => setTimeout(r, 1200));
+      const after = await tile();
+      assert.notEqual(after.etag, before.etag);
+      assert.equal(after.red, 0, "the marker moved away from the tile");
+    } finally {
+      await cleanup(f, s);
+    }
+  },
+});
