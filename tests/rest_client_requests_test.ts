@@ -501,3 +501,52 @@ test("REST query and identify in the SDK's moved-meridian Web Mercator (inSR, ou
     `${Math.min(...xs)}`,
   );
 });
+
+test("REST layerDefs as esri-leaflet writes them (`<id>:<where>;`, trailing ';') filter identify and find", async (s) => {
+  const identify = async (layerDefs?: string) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "67,48",
+      geometryType: "esriGeometryPoint",
+      sr: "4326",
+      mapExtent: "0,0,100,80",
+      imageDisplay: "800,500,96",
+      tolerance: "3",
+      layers: "all:1",
+      returnGeometry: "false",
+      f: "json",
+      ...(layerDefs === undefined ? {} : { layerDefs }),
+    })).body;
+  assert.deepEqual(
+    (await identify()).results.map((r: { value: string }) => r.value),
+    ["Kazakhstan"],
+  );
+  assert.deepEqual((await identify("1:name <> 'Kazakhstan';")).results, []);
+  assert.deepEqual(
+    (await identify("0:1=1;1:name = 'Kazakhstan';")).results.map((r: { value: string }) => r.value),
+    ["Kazakhstan"],
+  );
+  // A ';' inside a quoted value stays part of the where clause.
+  assert.deepEqual((await identify("1:name = 'Kazakhstan;';")).results, []);
+  const find = await rest(s.url, `${SERVICE}/find`, {
+    searchText: "Russia",
+    searchFields: "name",
+    layers: "1",
+    returnGeometry: "false",
+    layerDefs: "1:name <> 'x';",
+    f: "json",
+  });
+  assert.deepEqual(find.body.results.map((r: { value: string }) => r.value), ["Russia"]);
+  assertRestError(
+    await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "67,48",
+      sr: "4326",
+      mapExtent: "0,0,100,80",
+      imageDisplay: "800,500,96",
+      tolerance: "3",
+      layerDefs: "1:name = 'x';;",
+      f: "json",
+    }),
+    400,
+    /layerDefs/,
+  );
+});
