@@ -11,6 +11,7 @@ import { assertRestError, rest } from "./_rest_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { spatialReferenceWkt } from "../map/geo/projection.ts";
+import geographiclib from "geographiclib-geodesic";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -548,5 +549,69 @@ test("REST layerDefs as esri-leaflet writes them (`<id>:<where>;`, trailing ';')
     }),
     400,
     /layerDefs/,
+  );
+});
+
+test("REST query distance/units around a point (esri-leaflet's nearby) finds what lies within it", async (s) => {
+  const query = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { f: "json", where: "1=1", ...params })).body;
+  const all = (await query({ outFields: "id", outSR: "4326", resultRecordCount: "2000" })).features;
+  const [lng, lat] = [37.6, 55.75];
+  const radius = 400_000;
+  const { Geodesic } = geographiclib;
+  const near = new Set<number>(), edge = new Set<number>();
+  for (const f of all) {
+    const d = Geodesic.WGS84.Inverse(lat, lng, f.geometry.y, f.geometry.x).s12 ?? 0;
+    if (Math.abs(d - radius) < radius * 0.01) edge.add(f.attributes.id);
+    else if (d < radius) near.add(f.attributes.id);
+  }
+  assert.ok(near.size > 0 && near.size < all.length, `${near.size} of ${all.length}`);
+  // As esri-leaflet sends it: geometry=lng,lat, inSR=4326, distance in metres.
+  const nearby = {
+    geometry: `${lng},${lat}`,
+    geometryType: "esriGeometryPoint",
+    inSR: "4326",
+    spatialRel: "esriSpatialRelIntersects",
+    units: "esriSRUnit_Meter",
+    distance: String(radius),
+    returnIdsOnly: "true",
+  };
+  const found: number[] = (await query(nearby)).objectIds;
+  assert.deepEqual(
+    found.filter((id) => !edge.has(id)).sort((a, b) => a - b),
+    [...near].sort((a, b) => a - b),
+  );
+  assert.equal(
+    (await query({ ...nearby, returnIdsOnly: "false", returnCountOnly: "true" })).count,
+    found.length,
+  );
+  // The same circle in kilometres, and around the point given in Web Mercator.
+  assert.deepEqual(
+    (await query({ ...nearby, units: "esriSRUnit_Kilometer", distance: String(radius / 1000) }))
+      .objectIds,
+    found,
+  );
+  const x = lng * 20037508.342789244 / 180;
+  const y = Math.log(Math.tan((90 + lat) * Math.PI / 360)) * 6378137;
+  assert.deepEqual(
+    (await query({ ...nearby, geometry: `${x},${y}`, inSR: "3857" })).objectIds,
+    found,
+  );
+  // No distance keeps the point itself; a distance around a box is refused, not ignored.
+  assert.deepEqual((await query({ ...nearby, distance: "0" })).objectIds, []);
+  assertRestError(
+    await rest(s.url, `${SERVICE}/0/query`, {
+      f: "json",
+      geometry: "30,50,40,60",
+      geometryType: "esriGeometryEnvelope",
+      distance: "1000",
+    }),
+    400,
+    /distance/,
+  );
+  assertRestError(
+    await rest(s.url, `${SERVICE}/0/query`, { ...nearby, units: "parsecs", f: "json" }),
+    400,
+    /units/,
   );
 });
