@@ -615,3 +615,26 @@ test("REST query distance/units around a point (esri-leaflet's nearby) finds wha
     /units/,
   );
 });
+
+test("REST export: a fractional size (OpenLayers' TileArcGISRest at pixel ratio 1.1) is rounded", async (s) => {
+  // OpenLayers' getRequestUrl: size = tile extent / (resolution / pixelRatio), to 4 decimals.
+  const view = "bbox=0,40,40,80&bboxSR=4326&imageSR=4326&dpi=99&format=png32&transparent=true";
+  const whole = await exportPixels(s, `${view}&size=282,282&f=image`);
+  const fractional = await exportPixels(s, `${view}&size=281.6,281.6&f=image`);
+  assert.equal(fractional.width, 282);
+  assert.equal(fractional.height, 282);
+  assertSamePixels(fractional, whole, "281.6 draws as 282");
+  const json = await rest(s.url, `${SERVICE}/export`, {
+    bbox: "0,40,40,80",
+    size: "281.6,140.2",
+    f: "json",
+  });
+  assert.deepEqual([json.body.width, json.body.height], [282, 140]);
+  for (const size of ["0.4,10", "10,-1", "a,b", "10"]) {
+    assertRestError(
+      await rest(s.url, `${SERVICE}/export`, { bbox: "0,40,40,80", size, f: "json" }),
+      400,
+      /'size'/,
+    );
+  }
+});
