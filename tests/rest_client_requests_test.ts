@@ -566,6 +566,8 @@ test("REST query distance/units around a point (esri-leaflet's nearby) finds wha
     else if (d < radius) near.add(f.attributes.id);
   }
   assert.ok(near.size > 0 && near.size < all.length, `${near.size} of ${all.length}`);
+  const info = (await rest(s.url, `${SERVICE}/0`, { f: "json" })).body;
+  assert.equal(info.advancedQueryCapabilities.supportsQueryWithDistance, true);
   // As esri-leaflet sends it: geometry=lng,lat, inSR=4326, distance in metres.
   const nearby = {
     geometry: `${lng},${lat}`,
