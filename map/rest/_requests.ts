@@ -150,9 +150,6 @@ export function queryRequest(
   const ids = params.numbers("objectIds", { integer: true });
   if (ids !== undefined) filter.FIDSet = ids;
   if (geometry) {
-    if ((params.number("distance", { min: 0 }) ?? 0) > 0) {
-      throw bad("distance", "searching a buffer around the geometry is not supported.");
-    }
     filter.FilterGeometry = geometry;
     filter.SpatialRel = params.choice("spatialRel", SPATIAL_RELATIONS) ??
       "esriSpatialRelIntersects";
