@@ -9,6 +9,7 @@ import type { FeatureSource } from "../sources/source.ts";
 import { openGeoPackage } from "../sources/geopackage.ts";
 import { openGeoJsonFile } from "../sources/geojson.ts";
 import { openShapefile } from "../sources/shapefile.ts";
+import { openFlatGeobuf } from "../sources/flatgeobuf.ts";
 import { openWorldAtlas } from "../sources/world_atlas.ts";
 import { type CompetitionCatalog, openCompetitions } from "../sources/competitions.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
@@ -72,6 +73,9 @@ async function openSource(
         break;
       case "shapefile":
         source = openShapefile(spec.path, { encoding: spec.encoding, wkid: spec.wkid });
+        break;
+      case "flatgeobuf":
+        source = openFlatGeobuf(spec.path, { wkid: spec.wkid });
         break;
       case "world-atlas":
         source = await openWorldAtlas({ scale: spec.scale, object: spec.object });
