@@ -347,24 +347,20 @@ export async function itemsPage(
     scope.ctx,
   );
   const href = `${scope.base}/collections/${layer.id}/items`;
-  const self = new URLSearchParams(params);
+  // Links name the GeoJSON page (no `f`) and its HTML alternate, whichever was asked for.
+  const json = new URLSearchParams(params);
+  json.delete("f");
+  const html = new URLSearchParams(json);
+  html.set("f", "html");
   const links: Link[] = [
     {
-      href: `${href}${self.size ? `?${self}` : ""}`,
+      href: `${href}${json.size ? `?${json}` : ""}`,
       rel: "self",
       type: MEDIA.geojson,
       title: "This page",
     },
+    { href: `${href}?${html}`, rel: "alternate", type: MEDIA.html, title: "This page as HTML" },
   ];
-  self.set("f", "html");
-  links.push({
-    href: `${href}?${self}`,
-    rel: "alternate",
-    type: MEDIA.html,
-    title: "This page as HTML",
-  });
-  const json = new URLSearchParams(params);
-  json.delete("f");
   if (offset + rows.features.length < matched) {
     links.push({
       href: pageHref(href, json, offset + limit, limit),
