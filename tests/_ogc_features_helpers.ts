@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { startTestServer, type TestServer } from "./_api_helpers.ts";
+import { fetchText, startTestServer, type TestServer } from "./_api_helpers.ts";
 import { createFixture, type Fixture } from "./_soap_query_fixtures.ts";
 
 /** A running server over the fixture. */
@@ -63,17 +63,9 @@ export async function ogcGet(
   accept?: string,
 ): Promise<OgcAnswer> {
   const q = new URLSearchParams(params).toString();
-  const res = await fetch(q ? `${url}?${q}` : url, {
-    headers: accept ? { accept } : {},
-  });
-  const text = await res.text();
-  const json = /json/.test(res.headers.get("content-type") ?? "");
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    body: json ? JSON.parse(text) : undefined,
-  };
+  const a = await fetchText(q ? `${url}?${q}` : url, { headers: accept ? { accept } : {} });
+  const json = /json/.test(a.headers.get("content-type") ?? "");
+  return { ...a, body: json ? JSON.parse(a.text) : undefined };
 }
 
 /**

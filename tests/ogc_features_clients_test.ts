@@ -48,6 +48,16 @@ async function run(
   return { stdout, stderr };
 }
 
+/** `-spat` of the box the clients ask for. */
+const BOX = ["-spat", "30", "50", "60", "60"];
+
+/** ogr2ogr from an OGCFeatureServer layer to GeoJSON on stdout, with GDAL's debug log on stderr. */
+function ogr2ogr(landing: string, layer: string, ...args: string[]) {
+  return run("ogr2ogr", ["-f", "GeoJSON", "/vsistdout/", `OAPIF:${landing}`, layer, ...args], {
+    CPL_DEBUG: "ON",
+  });
+}
+
 function clientTest(needs: Reference, name: string, fn: (s: OgcServer) => Promise<void>): void {
   optionalTest(needs, {
     name,
@@ -121,24 +131,7 @@ clientTest(
     assert.match(info.stdout, /Geometry: Polygon/);
 
     // -spat becomes bbox and a simple -where a property filter, both answered by the server.
-    const copy = await run(
-      "ogr2ogr",
-      [
-        "-f",
-        "GeoJSON",
-        "/vsistdout/",
-        `OAPIF:${s.landing}`,
-        "0",
-        "-spat",
-        "30",
-        "50",
-        "60",
-        "60",
-        "-where",
-        "NAME = 'Kazan'",
-      ],
-      { CPL_DEBUG: "ON" },
-    );
+    const copy = await ogr2ogr(s.landing, "0", ...BOX, "-where", "NAME = 'Kazan'");
     assert.match(copy.stderr, /items\?[^)]*bbox=30(\.0+)?,50(\.0+)?,60(\.0+)?,60/);
     assert.match(copy.stderr, /items\?[^)]*NAME=Kazan/);
     const kazan = JSON.parse(copy.stdout);
@@ -149,20 +142,13 @@ clientTest(
     assert.deepEqual(kazan.features[0].geometry.coordinates, [49.1221, 55.7887]);
 
     // A where GDAL cannot send is evaluated on what the box returns: the same cities.
-    const big = await run("ogr2ogr", [
-      "-f",
-      "GeoJSON",
-      "/vsistdout/",
-      `OAPIF:${s.landing}`,
+    const big = await ogr2ogr(
+      s.landing,
       "0",
-      "-spat",
-      "30",
-      "50",
-      "60",
-      "60",
+      ...BOX,
       "-where",
       "POP > 1500000 AND NAME LIKE '%o%'",
-    ]);
+    );
     assert.deepEqual(
       JSON.parse(big.stdout).features.map((f: { properties: { OBJECTID: number } }) =>
         f.properties.OBJECTID
@@ -172,11 +158,7 @@ clientTest(
     );
 
     // Capped (maxRecordCount 3): GDAL reads the limit from /api and follows the next links.
-    const capped = await run(
-      "ogr2ogr",
-      ["-f", "GeoJSON", "/vsistdout/", `OAPIF:${s.landing.replace("/Fixture/", "/Capped/")}`, "0"],
-      { CPL_DEBUG: "ON" },
-    );
+    const capped = await ogr2ogr(s.landing.replace("/Fixture/", "/Capped/"), "0");
     assert.deepEqual(
       JSON.parse(capped.stdout).features.map((f: { properties: { OBJECTID: number } }) =>
         f.properties.OBJECTID

@@ -9,23 +9,14 @@ import json
 import os
 import sys
 
-from qgis.core import (NULL, QgsApplication, QgsFeatureRequest, QgsRectangle, QgsVectorLayer)
-from qgis.PyQt.QtCore import Qt, QVariant
+from qgis.core import QgsApplication, QgsFeatureRequest, QgsRectangle, QgsVectorLayer
+
+from _qgis_values import plain
 
 landing = sys.argv[1]
 QgsApplication.setPrefixPath("/usr", True)
 app = QgsApplication([], False)
 app.initQgis()
-
-
-def plain(v):
-    if v is NULL or v is None or (isinstance(v, QVariant) and v.isNull()):
-        return None
-    if isinstance(v, QVariant):
-        v = v.value()
-    if hasattr(v, "toString") and not isinstance(v, str):
-        return v.toString(Qt.ISODate)
-    return v
 
 
 def features(vl, request=None):
