@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { FieldInfo, Geometry, Position } from "../types.ts";
+import type { FieldInfo, Geometry } from "../types.ts";
 import type { ValueNode, WhereNode } from "../query/mod.ts";
 import {
   fieldLiteral,
@@ -24,6 +24,10 @@ import {
   MAX_WHERE_TERMS,
   WhereClauseError,
 } from "../query/mod.ts";
+import { Cql2Error, type Token, TokenCursor, tokenize } from "./_cql2_tokens.ts";
+import { readGeometry } from "./_cql2_geometry.ts";
+
+export { Cql2Error } from "./_cql2_tokens.ts";
 
 /** What a CQL2 filter becomes: a where tree and at most one spatial filter. */
 export interface Cql2Filter {
@@ -32,82 +36,15 @@ export interface Cql2Filter {
   intersects?: Geometry;
 }
 
-/** A CQL2 filter the server cannot read: the message says where and why. */
-export class Cql2Error extends Error {}
-
 /** Longest filter text accepted (the where engine bounds terms and strings besides). */
 export const MAX_FILTER_LENGTH = 100_000;
-
-type Token =
-  | { kind: "word"; text: string; pos: number }
-  | { kind: "quoted"; text: string; pos: number }
-  | { kind: "string"; text: string; pos: number }
-  | { kind: "number"; value: number; pos: number }
-  | { kind: "op"; text: string; pos: number }
-  | { kind: "end"; pos: number };
-
-function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const pos = i;
-    if (c === "'") {
-      let s = "";
-      i++;
-      for (;;) {
-        if (i >= text.length) throw new Cql2Error(`Unterminated string starting at ${pos}.`);
-        if (text[i] === "'") {
-          if (text[i + 1] === "'") {
-            s += "'";
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        s += text[i++];
-      }
-      out.push({ kind: "string", text: s, pos });
-    } else if (c === '"') {
-      const end = text.indexOf('"', i + 1);
-      if (end < 0) throw new Cql2Error(`Unterminated quoted property name at ${pos}.`);
-      out.push({ kind: "quoted", text: text.slice(i + 1, end), pos });
-      i = end + 1;
-    } else if (/[0-9.]/.test(c) || (c === "-" && /[0-9.]/.test(text[i + 1] ?? ""))) {
-      const m = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(i));
-      if (!m) throw new Cql2Error(`Cannot read a number at ${pos}.`);
-      out.push({ kind: "number", value: Number(m[0]), pos });
-      i += m[0].length;
-    } else if (/[\p{L}_]/u.test(c)) {
-      const m = /^[\p{L}_][\p{L}\p{N}_.:]*/u.exec(text.slice(i))!;
-      out.push({ kind: "word", text: m[0], pos });
-      i += m[0].length;
-    } else {
-      const two = text.slice(i, i + 2);
-      const op = ["<>", "<=", ">="].includes(two) ? two : c;
-      if (!["<>", "<=", ">=", "=", "<", ">", "(", ")", ","].includes(op)) {
-        throw new Cql2Error(`Unexpected character '${c}' at ${pos}.`);
-      }
-      out.push({ kind: "op", text: op, pos });
-      i += op.length;
-    }
-  }
-  out.push({ kind: "end", pos: text.length });
-  return out;
-}
 
 const COMPARISONS = new Set(["=", "<>", "<", "<=", ">", ">="]);
 
 /** A scalar operand: a property (its field) or a literal (not yet typed). */
 type Operand = { field: FieldInfo } | { literal: string | number | null };
 
-class Reader {
-  private i = 0;
+class Reader extends TokenCursor {
   private depth = 0;
   private terms = 0;
   private strings = 0;
@@ -115,51 +52,12 @@ class Reader {
   intersects: Geometry | undefined;
 
   constructor(
-    private readonly tokens: Token[],
+    tokens: Token[],
     fields: readonly FieldInfo[],
     private readonly geometryNames: readonly string[],
   ) {
+    super(tokens);
     for (const f of fields) this.byName.set(f.name.toLowerCase(), f);
-  }
-
-  private peek(): Token {
-    return this.tokens[this.i];
-  }
-
-  private next(): Token {
-    const t = this.tokens[this.i];
-    if (t.kind !== "end") this.i++;
-    return t;
-  }
-
-  private isWord(word: string, offset = 0): boolean {
-    const t = this.tokens[Math.min(this.i + offset, this.tokens.length - 1)];
-    return t.kind === "word" && t.text.toUpperCase() === word;
-  }
-
-  private isOp(op: string): boolean {
-    const t = this.peek();
-    return t.kind === "op" && t.text === op;
-  }
-
-  private fail(expected: string): never {
-    const t = this.peek();
-    const found = t.kind === "end"
-      ? "the end of the filter"
-      : t.kind === "number"
-      ? `${t.value}`
-      : `'${t.text}'`;
-    throw new Cql2Error(`At position ${t.pos}: expected ${expected} but found ${found}.`);
-  }
-
-  private expectOp(op: string): void {
-    if (!this.isOp(op)) this.fail(`'${op}'`);
-    this.next();
-  }
-
-  private expectWord(word: string): void {
-    if (!this.isWord(word)) this.fail(word);
-    this.next();
   }
 
   all(): WhereNode | undefined {
@@ -255,104 +153,9 @@ class Reader {
   }
 
   private geometryLiteral(): Geometry {
-    const t = this.peek();
-    if (t.kind !== "word") this.fail("a geometry (POINT, LINESTRING, POLYGON, ... or BBOX)");
-    const kind = t.text.toUpperCase();
-    this.next();
-    switch (kind) {
-      case "BBOX": {
-        const n = this.numberList();
-        if (n.length !== 4 && n.length !== 6) throw new Cql2Error("BBOX takes 4 or 6 numbers.");
-        const [xmin, ymin, xmax, ymax] = n.length === 4 ? n : [n[0], n[1], n[3], n[4]];
-        if (xmin > xmax || ymin > ymax) {
-          throw new Cql2Error("BBOX must be (minx, miny, maxx, maxy) with min <= max.");
-        }
-        return { type: "Envelope", xmin, ymin, xmax, ymax };
-      }
-      case "POINT":
-        return pointOf(this.positions(0));
-      case "MULTIPOINT":
-        return { type: "Multipoint", points: this.multiPoints() };
-      case "LINESTRING":
-        return { type: "Polyline", paths: [this.positions(1)] };
-      case "MULTILINESTRING":
-        return { type: "Polyline", paths: this.positions(2) };
-      case "POLYGON":
-        return { type: "Polygon", rings: arcgisRings([this.positions(2)]) };
-      case "MULTIPOLYGON":
-        return { type: "Polygon", rings: arcgisRings(this.positions(3)) };
-      default:
-        throw new Cql2Error(
-          `Unsupported geometry ${kind} at ${t.pos}; use POINT, MULTIPOINT, LINESTRING, ` +
-            "MULTILINESTRING, POLYGON, MULTIPOLYGON or BBOX.",
-        );
-    }
-  }
-
-  private numberList(): number[] {
-    this.expectOp("(");
-    const out = [this.number()];
-    while (this.isOp(",")) {
-      this.next();
-      out.push(this.number());
-    }
-    this.expectOp(")");
-    return out;
-  }
-
-  private number(): number {
-    const t = this.next();
-    if (t.kind !== "number") {
-      this.i--;
-      this.fail("a number");
-    }
-    return t.value;
-  }
-
-  /** `(x y, ...)` nested `level` times deeper than a position (`x y` itself at 0). */
-  // deno-lint-ignore no-explicit-any
-  private positions(level: number): any {
-    if (level === 0) {
-      this.expectOp("(");
-      const p = this.position();
-      this.expectOp(")");
-      return p;
-    }
-    this.expectOp("(");
-    const out = [level === 1 ? this.position() : this.positions(level - 1)];
-    while (this.isOp(",")) {
-      this.next();
-      out.push(level === 1 ? this.position() : this.positions(level - 1));
-    }
-    this.expectOp(")");
-    if (++this.terms > MAX_WHERE_TERMS) throw new Cql2Error("The filter geometry is too large.");
-    return out;
-  }
-
-  /** MULTIPOINT ((1 2), (3 4)) or MULTIPOINT (1 2, 3 4). */
-  private multiPoints(): Position[] {
-    this.expectOp("(");
-    const read = () => {
-      if (!this.isOp("(")) return this.position();
-      this.next();
-      const p = this.position();
-      this.expectOp(")");
-      return p;
-    };
-    const out = [read()];
-    while (this.isOp(",")) {
-      this.next();
-      out.push(read());
-    }
-    this.expectOp(")");
-    return out;
-  }
-
-  private position(): Position {
-    const x = this.number(), y = this.number();
-    // A third (z) coordinate is read and dropped: the filter is two-dimensional.
-    if (this.peek().kind === "number") this.next();
-    return [x, y];
+    const { geometry, end } = readGeometry(this.tokens, this.i);
+    this.i = end;
+    return geometry;
   }
 
   private count(): void {
@@ -376,11 +179,7 @@ class Reader {
     }
     if (this.isWord("LIKE")) {
       this.next();
-      const p = this.next();
-      if (p.kind !== "string") {
-        this.i--;
-        this.fail("a quoted LIKE pattern");
-      }
+      const p = this.string("a quoted LIKE pattern");
       if (p.text.length > MAX_LIKE_PATTERN) {
         throw new Cql2Error(`LIKE patterns are limited to ${MAX_LIKE_PATTERN} characters.`);
       }
@@ -435,7 +234,9 @@ class Reader {
   }
 
   private operand(): Operand {
-    const t = this.next();
+    const t = this.peek();
+    if (t.kind === "op" || t.kind === "end") this.fail("a property name or a literal");
+    this.next();
     switch (t.kind) {
       case "string":
         this.countString();
@@ -449,19 +250,12 @@ class Reader {
         if (word === "NULL") return { literal: null };
         if ((word === "TIMESTAMP" || word === "DATE") && this.isOp("(")) {
           this.next();
-          const s = this.next();
-          if (s.kind !== "string") {
-            this.i--;
-            this.fail(`a quoted ${word.toLowerCase()}`);
-          }
+          const s = this.string(`a quoted ${word.toLowerCase()}`);
           this.expectOp(")");
           return { literal: instantMs(s.text, word, s.pos) };
         }
         return { field: this.field(t.text, t.pos) };
       }
-      default:
-        this.i--;
-        this.fail("a property name or a literal");
     }
   }
 
@@ -512,25 +306,6 @@ function instantMs(text: string, word: string, pos: number): number {
     );
   }
   return ms;
-}
-
-function pointOf(p: Position): Geometry {
-  return { type: "Point", x: p[0], y: p[1] };
-}
-
-/** WKT polygons (outer rings counter-clockwise) as ArcGIS rings (outer clockwise). */
-function arcgisRings(polygons: Position[][][]): Position[][] {
-  const area = (r: Position[]) => {
-    let a = 0;
-    for (let i = 0; i + 1 < r.length; i++) a += r[i][0] * r[i + 1][1] - r[i + 1][0] * r[i][1];
-    return a;
-  };
-  return polygons.flatMap((rings) =>
-    rings.map((ring, i) => {
-      const clockwise = area(ring) < 0;
-      return (i === 0) === clockwise ? ring : [...ring].reverse();
-    })
-  );
 }
 
 /** AND or OR of `parts` as a balanced tree (deep left chains would strain SQL compilers). */
