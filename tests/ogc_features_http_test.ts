@@ -400,6 +400,14 @@ ogcTest("HTML by f=html and by Accept, every reflected value escaped", async (s)
   }
   const items = await ogcGet(`${s.landing}/collections/0/items`, { f: "html", NAME: "Тверь" });
   assert.match(items.text, /Тверь/);
+  // Paging in HTML stays in HTML.
+  const paged = await ogcGet(`${s.landing}/collections/0/items`, { f: "html", limit: "5" });
+  const next = /<a rel="next" href="([^"]+)"/.exec(paged.text)![1].replaceAll("&#38;", "&");
+  assert.deepEqual(
+    Object.fromEntries(new URL(next).searchParams),
+    { limit: "5", offset: "5", f: "html" },
+  );
+  assert.match((await ogcGet(next)).text, /Nizhny Novgorod/);
   const evil = "<script>alert(1)</script>";
   const notFound = await ogcGet(`${s.landing}/collections/${encodeURIComponent(evil)}`, {
     f: "html",

@@ -102,8 +102,15 @@ export function recordsTable(
 export function itemsBody(page: ItemsPage, itemsHref: string): Html {
   const names = [...new Set(page.features.flatMap((f) => Object.keys(f.properties)))];
   const rows = page.features.map((f) => ({ id: f.id, ...f.properties }));
+  // Paging stays in HTML: the next and prev links of the page, asked as HTML.
+  const nav = page.links.filter((l) => l.rel === "next" || l.rel === "prev").map((l) => {
+    const url = new URL(l.href);
+    url.searchParams.set("f", "html");
+    return markup`<a rel="${l.rel}" href="${url.href}">${l.title ?? l.rel}</a>`;
+  });
   return markup`<p>${page.numberReturned} of ${page.numberMatched} features (${page.timeStamp}),
 coordinates in ${page.crs.uri}.</p>
+<nav>${nav}</nav>
 ${recordsTable(["id", ...names], rows, (r) => `${itemsHref}/${r.id}?f=html`)}`;
 }
 
