@@ -17,7 +17,8 @@ import {
   reference,
 } from "./_optional.ts";
 import { CITIES, REGIONS } from "./_soap_query_fixtures.ts";
-import { type OgcServer, withOgcServer } from "./_ogc_features_helpers.ts";
+import { ogcGet, type OgcServer, withOgcServer } from "./_ogc_features_helpers.ts";
+import { startTestServer } from "./_api_helpers.ts";
 
 /** OWSLib's OGC API – Features client (Debian's python3-owslib). */
 const OWSLIB_FEATURES: Reference = reference(
@@ -214,3 +215,35 @@ clientTest(
     }
   },
 );
+
+optionalTest([GDAL_BIN, OWSLIB_FEATURES], {
+  name: "GDAL and OWSLib read the default service (Recruitment) as REST counts it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const s = await startTestServer();
+    try {
+      const landing = `${s.url}/arcgis/rest/services/Recruitment/OGCFeatureServer`;
+      const rest = await ogcGet(`${s.url}/arcgis/rest/services/Recruitment/MapServer/0/query`, {
+        where: "1=1",
+        returnCountOnly: "true",
+        f: "json",
+      });
+      assert.ok(rest.body.count > 0);
+      const info = await run("ogrinfo", ["-ro", "-so", `OAPIF:${landing}`, "0"]);
+      assert.match(info.stdout, new RegExp(`Feature Count: ${rest.body.count}\\b`));
+      assert.match(info.stdout, /published: DateTime/);
+      const { stdout } = await run(DEBIAN_PYTHON, [
+        "-c",
+        "import json, sys\nfrom owslib.ogcapi.features import Features\n" +
+        "w = Features(sys.argv[1])\nprint(json.dumps(w.collection_items('0', limit=5)))",
+        landing,
+      ]);
+      const page = JSON.parse(stdout);
+      assert.equal(page.numberMatched, rest.body.count);
+      assert.equal(page.features.length, 5);
+    } finally {
+      await s.close();
+    }
+  },
+});
