@@ -4,6 +4,7 @@
  * `--maps`): each resource, parameter and error of Parts 1–3.
  */
 import assert from "node:assert/strict";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { projectPoint } from "../map/geo/projection.ts";
 import { CITIES, REGIONS } from "./_soap_query_fixtures.ts";
 import { expectException, ogcGet, type OgcServer, withOgcServer } from "./_ogc_features_helpers.ts";
@@ -90,6 +91,9 @@ ogcTest("landing page, conformance and the OpenAPI definition", async (s) => {
     p.name === "limit"
   );
   assert.equal(cappedLimit.schema.maximum, 3);
+
+  // An OpenAPI 3.0 validator (the OpenAPI Initiative's schema) accepts the definition.
+  await SwaggerParser.validate(structuredClone(api.body));
 
   const doc = await ogcGet(link(landing.body, "service-doc").href);
   assert.equal(doc.status, 200);
