@@ -208,7 +208,24 @@ ogcTest("items: bbox in CRS84, EPSG:4326 (lat/lon) and EPSG:3857", async (s) => 
   const regions = await ogcGet(`${s.landing}/collections/1/items`, { bbox: "44,46,46,47" });
   assert.deepEqual(ids(regions.body), [3]);
 
-  for (const bbox of ["1,2,3", "a,b,c,d", "10,60,20,50", "170,0,-170,10"]) {
+  // Across the antimeridian (minx > maxx): 100..180 and -180..40, in each CRS of the world.
+  const across = CITIES.filter(([, , x, y]) => (x >= 100 || x <= 40) && y >= 40 && y <= 60)
+    .map((c) => c[0]);
+  assert.ok(across.includes(10) && across.includes(1), "both halves hold cities");
+  const [w0, s0] = projectPoint([100, 40], 4326, 3857),
+    [e1, n1] = projectPoint([40, 60], 4326, 3857);
+  for (
+    const params of <Record<string, string>[]> [
+      { bbox: "100,40,40,60" },
+      { bbox: "40,100,60,40", "bbox-crs": EPSG4326 },
+      { bbox: `${w0},${s0},${e1},${n1}`, "bbox-crs": EPSG3857 },
+    ]
+  ) {
+    const answer = await ogcGet(items, { ...params, limit: "100" });
+    assert.deepEqual(ids(answer.body), across, JSON.stringify(params));
+    assert.equal(answer.body.numberMatched, across.length);
+  }
+  for (const bbox of ["1,2,3", "a,b,c,d", "10,60,20,50"]) {
     expectException(await ogcGet(items, { bbox }), 400, /bbox/);
   }
   expectException(

@@ -70,13 +70,29 @@ function bboxFilter(params: URLSearchParams, offered: Crs[]): QueryFilter["Filte
   const [xmax, ymax] = axisOrder(crs, [c, d]);
   if (ymin > ymax) throw badParameter("bbox", "the lower corner is north of the upper one.");
   if (xmin > xmax) {
-    throw badParameter(
-      "bbox",
-      "boxes crossing the antimeridian (minx > maxx) are not supported; ask for the two halves.",
-    );
+    // Across the antimeridian (OGC API Part 1, 7.15.3): the two halves, as one two-part polygon.
+    const edge = ANTIMERIDIAN_X[crs.wkid];
+    if (edge === undefined) {
+      throw badParameter(
+        "bbox",
+        `minx is east of maxx, which crosses the antimeridian only in a CRS of the whole world (CRS84, EPSG:4326, EPSG:3857), not in ${crs.uri}.`,
+      );
+    }
+    const box = (x0: number, x1: number) =>
+      [[x0, ymin], [x0, ymax], [x1, ymax], [x1, ymin], [
+        x0,
+        ymin,
+      ]] as Position[];
+    return {
+      geometry: { type: "Polygon", rings: [box(xmin, edge), box(-edge, xmax)] },
+      wkid: crs.wkid,
+    };
   }
   return { geometry: { type: "Envelope", xmin, ymin, xmax, ymax }, wkid: crs.wkid };
 }
+
+/** Where the antimeridian is, by WKID, in the CRSs a bbox may cross it in. */
+const ANTIMERIDIAN_X: Record<number, number> = { 4326: 180, 3857: 20037508.342789244 };
 
 /** One end of a `datetime` interval as [first, last] epoch milliseconds it covers. */
 function instant(text: string, name: string): [number, number] {
