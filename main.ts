@@ -28,6 +28,7 @@ import {
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
+import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -275,6 +276,13 @@ async function serveOn(
       }))),
       ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      // Before the REST routes, which answer everything below /arcgis/rest.
+      ...ogcFeaturesRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        onError: (err, path) =>
+          console.error(`${new Date().toISOString()} OGC API ${path} failed:`, err),
+      }),
       ...arcgisRestRoutes({
         maps,
         baseUrl: (req) => baseUrl(req, urls),

@@ -63,3 +63,12 @@ Deno.test("architecture: no process-wide configure* functions", () => {
   );
   assert.deepEqual(offenders, []);
 });
+
+Deno.test("architecture: the OGC API face imports neither another face, data/ nor routes", () => {
+  const offenders = sources("map/ogcapi").flatMap((file) =>
+    importsOf(file).filter((t) => /^(map\/soap|map\/rest|data|routes)\//.test(t)).map((t) =>
+      `${file} -> ${t}`
+    )
+  );
+  assert.deepEqual(offenders, []);
+});
