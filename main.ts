@@ -26,6 +26,7 @@ import {
   YoungCollector,
 } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
+import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
@@ -49,6 +50,7 @@ import {
   CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
+  COMPETITION_CATALOG_MODULE,
   createDemoDatabase,
   ImportError,
   importFiles,
@@ -208,6 +210,7 @@ async function serveOn(
     mapsDir: opts.mapsDir,
     catalog,
     catalogPath: opts.dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside: opts.allowMapPathsOutside,
   });
   const closeServices = () => services.forEach((s) => s.close?.());
@@ -222,6 +225,7 @@ async function serveOn(
       mapsDir: opts.mapsDir,
       allowPathsOutside: opts.allowMapPathsOutside,
       catalogPath: opts.dbPath,
+      catalogModule: COMPETITION_CATALOG_MODULE,
       size: opts.renderWorkers,
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
@@ -247,6 +251,8 @@ async function serveOn(
     renderer,
     tiles,
     output,
+  });
+  const soap = createSoapFace(maps, {
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
@@ -274,7 +280,7 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
+      ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
       // Before the REST routes, which answer everything below /arcgis/rest.
       ...ogcFeaturesRoutes({
@@ -732,6 +738,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     mapsDir: values.maps,
     catalog,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const service = values.service === undefined
@@ -746,6 +753,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   const pool = documentRenderPool({
     mapsDir: values.maps,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const tiles = new TileCaches({
@@ -755,7 +763,12 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   });
   const t0 = performance.now();
   try {
-    const p = await tiles.seed({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const p = await tiles.seed({
+      service,
+      map: values.map,
+      levels,
+      onProgress: progressPrinter(progressBar("tiles")),
+    });
     const s = (performance.now() - t0) / 1000;
     console.log(
       `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${
