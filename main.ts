@@ -30,6 +30,7 @@ import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
+import { wmtsRoutes } from "./routes/ogc_wmts.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -282,6 +283,7 @@ async function serveOn(
       }))),
       ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      ...wmtsRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
       // Before the REST routes, which answer everything below /arcgis/rest.
       ...ogcFeaturesRoutes({
         maps,

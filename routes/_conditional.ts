@@ -49,6 +49,22 @@ export function validators(data: Revisioned, variant: unknown[]): Validators {
 }
 
 /**
+ * Whether an `If-None-Match` header names `etag` (or `*`); weak tags
+ * compare by their opaque part, as RFC 9110's weak comparison does.
+ *
+ * @example
+ * ```ts
+ * etagMatches('W/"a", "b"', '"a"'); // true
+ * ```
+ */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").map((t) => t.trim().replace(/^W\//, "")).some((t) =>
+    t === "*" || t === etag
+  );
+}
+
+/**
  * A 304 response when the client's validators match (`If-None-Match` wins
  * over `If-Modified-Since`, RFC 9110 §13.2.2), or null.
  */
@@ -56,8 +72,7 @@ export function conditional(headers: Headers, v: Validators): Response | null {
   const inm = headers.get("if-none-match");
   let fresh = false;
   if (inm !== null) {
-    const tags = inm.split(",").map((t) => t.trim().replace(/^W\//, ""));
-    fresh = tags.includes("*") || tags.includes(v.etag);
+    fresh = etagMatches(inm, v.etag);
   } else {
     const ims = headers.get("if-modified-since");
     if (ims !== null) {

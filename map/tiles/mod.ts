@@ -96,6 +96,22 @@ export function frameTiling(
   return { scheme: schemeWithLevels(base, min, max), format, quality };
 }
 
+/**
+ * The map whose tiles a service's tile URLs serve: its default map when
+ * that is cached, else its first cached map; undefined when none is.
+ *
+ * @example
+ * ```ts ignore
+ * tileMapOf(service)?.name; // "WebMercator"
+ * ```
+ */
+export function tileMapOf<M extends RenderMap>(
+  service: { defaultMapName?: string; maps: readonly M[] },
+): M | undefined {
+  return service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
+    service.maps.find((m) => frameTiling(m));
+}
+
 function safeName(s: string): string {
   return s.replace(/[^\p{L}\p{N}_.-]+/gu, "_");
 }
@@ -153,10 +169,7 @@ export class TileCaches {
   /** Pre-renders every missing tile of `levels` of a cached map. */
   async seed(opts: SeedOptions): Promise<SeedProgress> {
     const { service } = opts;
-    const frame = opts.map
-      ? service.maps.find((m) => m.name === opts.map)
-      : service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
-        service.maps.find((m) => frameTiling(m));
+    const frame = opts.map ? service.maps.find((m) => m.name === opts.map) : tileMapOf(service);
     if (!frame) {
       throw new Error(
         opts.map
