@@ -267,6 +267,18 @@ function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeom
 }
 
 /**
+ * A geometry as GeoJSON, coordinates as they are (project to WGS 84 first for RFC 7946).
+ *
+ * @example
+ * ```ts
+ * geoJsonGeometryOf({ type: "Point", x: 1, y: 2 }); // { type: "Point", coordinates: [1, 2] }
+ * ```
+ */
+export function geoJsonGeometryOf(g: Geometry): GeoJsonGeometry {
+  return geoJsonGeometry(g, (p) => p);
+}
+
+/**
  * An RFC 7946 FeatureCollection of a query result: geometry projected from
  * `outWkid` to WGS 84, the object id as each feature's `id` (none on
  * statistics and distinct-value rows: they are values, not features).
