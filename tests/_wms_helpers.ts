@@ -78,6 +78,14 @@ export function xpathText(doc: XmlDocument, expr: string): string {
   return v as string;
 }
 
+/**
+ * Whether two byte arrays are equal (pixels: assert.deepEqual's diff of
+ * arrays this long would take gigabytes).
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
 /** The number of nodes an XPath expression selects. */
 export function xpathCount(doc: XmlDocument, expr: string): number {
   return doc.eval(`count(${expr})`, WMS_NS) as number;

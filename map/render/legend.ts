@@ -202,11 +202,11 @@ const LEGEND_LABEL_PT = 8;
  * The size of the legend image of rows labelled `labels` (what
  * {@link renderLegendImage} draws, known before drawing so a capabilities
  * document can state it): a swatch and a label per row, the label's room
- * reckoned at 0.62 em a character, which the font's glyphs stay within.
+ * reckoned at 0.72 em a character, which the font's glyphs stay within.
  *
  * @example
  * ```ts
- * legendImageSize(["Roads", "Rivers"], DEFAULT_PATCH); // { w: 79, h: 44 }
+ * legendImageSize(["Roads", "Rivers"], DEFAULT_PATCH); // { w: 74, h: 46 }
  * ```
  */
 export function legendImageSize(
@@ -223,7 +223,7 @@ function legendLayout(labels: readonly string[], patch: PatchSpec) {
   const gap = Math.round(5 * pxPerPt);
   const rowH = ph + Math.round(2 * pxPerPt);
   const chars = Math.max(0, ...labels.map((l) => [...l].length));
-  const textW = Math.ceil(chars * 0.62 * LEGEND_LABEL_PT * pxPerPt);
+  const textW = Math.ceil(chars * 0.72 * LEGEND_LABEL_PT * pxPerPt);
   const w = Math.min(MAX_LEGEND_PX, Math.max(1, pw + (textW > 0 ? gap + textW : 0)));
   const h = Math.min(MAX_LEGEND_PX, Math.max(1, labels.length * rowH));
   return { w, h, rowH, gap, labelPt: LEGEND_LABEL_PT };
