@@ -18,6 +18,23 @@ export const WMS_NS = {
   wfs: "http://www.opengis.net/wfs",
 };
 
+/**
+ * A GetMap 1.3.0 of the demo service: both layers in the map's order (countries under the
+ * competitions), 20..60 E x 40..70 N (EPSG:4326, latitude first) on 400 x 300 pixels.
+ */
+export const MAP13: Readonly<Record<string, string>> = {
+  SERVICE: "WMS",
+  VERSION: "1.3.0",
+  REQUEST: "GetMap",
+  LAYERS: "1,0",
+  STYLES: "",
+  CRS: "EPSG:4326",
+  BBOX: "40,20,70,60",
+  WIDTH: "400",
+  HEIGHT: "300",
+  FORMAT: "image/png",
+};
+
 /** A WMS answer: status, content type and body (bytes and text). */
 export interface WmsAnswer {
   status: number;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { startTestServer } from "./_api_helpers.ts";
 import { assertSamePixels, decode } from "./_render_helpers.ts";
 import { rest } from "./_rest_helpers.ts";
-import { sameBytes, wms } from "./_wms_helpers.ts";
+import { MAP13, sameBytes, wms } from "./_wms_helpers.ts";
 
 /**
  * Boxes as xmin,ymin,xmax,ymax with their CRS, image sizes of the same aspect, and the layers:
@@ -35,16 +35,12 @@ Deno.test({
           // WMS 1.3.0 EPSG:4326 is latitude first.
           const bbox = v.crs === "EPSG:4326" ? [ymin, xmin, ymax, xmax].join(",") : v.box.join(",");
           const map = await wms(s.url, {
-            SERVICE: "WMS",
-            VERSION: "1.3.0",
-            REQUEST: "GetMap",
+            ...MAP13,
             LAYERS: v.layers,
-            STYLES: "",
             CRS: v.crs,
             BBOX: bbox,
             WIDTH: String(v.size[0]),
             HEIGHT: String(v.size[1]),
-            FORMAT: "image/png",
           });
           assert.equal(map.contentType, "image/png", map.text.slice(0, 300));
           const wkid = v.crs.split(":")[1];
@@ -64,30 +60,8 @@ Deno.test({
           assertSamePixels(decode(map.bytes), exported, `${v.crs} ${v.box} layers ${v.layers}`);
         }
         // LAYERS=0,1 puts the countries over the competitions: not the export's picture.
-        const reordered = await wms(s.url, {
-          SERVICE: "WMS",
-          VERSION: "1.3.0",
-          REQUEST: "GetMap",
-          LAYERS: "0,1",
-          STYLES: "",
-          CRS: "EPSG:4326",
-          BBOX: "40,20,70,60",
-          WIDTH: "400",
-          HEIGHT: "300",
-          FORMAT: "image/png",
-        });
-        const inOrder = await wms(s.url, {
-          SERVICE: "WMS",
-          VERSION: "1.3.0",
-          REQUEST: "GetMap",
-          LAYERS: "1,0",
-          STYLES: "",
-          CRS: "EPSG:4326",
-          BBOX: "40,20,70,60",
-          WIDTH: "400",
-          HEIGHT: "300",
-          FORMAT: "image/png",
-        });
+        const reordered = await wms(s.url, { ...MAP13, LAYERS: "0,1" });
+        const inOrder = await wms(s.url, MAP13);
         assert.ok(!sameBytes(decode(reordered.bytes).data, decode(inOrder.bytes).data));
       });
 
@@ -97,16 +71,9 @@ Deno.test({
         let found = 0;
         for (const [i, j] of pixels) {
           const gfi = await wms(s.url, {
-            SERVICE: "WMS",
-            VERSION: "1.3.0",
+            ...MAP13,
             REQUEST: "GetFeatureInfo",
-            LAYERS: "0,1",
             QUERY_LAYERS: "0,1",
-            STYLES: "",
-            CRS: "EPSG:4326",
-            BBOX: "40,20,70,60",
-            WIDTH: "400",
-            HEIGHT: "300",
             I: String(i),
             J: String(j),
             INFO_FORMAT: "application/json",

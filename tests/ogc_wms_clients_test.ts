@@ -18,7 +18,7 @@ import {
 } from "./_optional.ts";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
-import { wms, wmsUrl } from "./_wms_helpers.ts";
+import { MAP13, wms, wmsUrl } from "./_wms_helpers.ts";
 import { openClientPage } from "./_client_page.ts";
 
 const OL_CSS = new URL("../node_modules/.deno/ol@10.10.0/node_modules/ol/ol.css", import.meta.url);
@@ -39,16 +39,10 @@ async function ownMap(
 ): Promise<Pixels> {
   const [west, south, east, north] = box;
   const a = await wms(s.url, {
-    SERVICE: "WMS",
-    VERSION: "1.3.0",
-    REQUEST: "GetMap",
-    LAYERS: "1,0",
-    STYLES: "",
-    CRS: "EPSG:4326",
+    ...MAP13,
     BBOX: [south, west, north, east].join(","),
     WIDTH: String(w),
     HEIGHT: String(h),
-    FORMAT: "image/png",
     ...extra,
   });
   return decode(a.bytes);

@@ -11,6 +11,7 @@ import { assertSamePixels, decode, pixel } from "./_render_helpers.ts";
 import { rest } from "./_rest_helpers.ts";
 import {
   assertException,
+  MAP13,
   sameBytes,
   withXml,
   wms,
@@ -19,19 +20,6 @@ import {
   xpathCount,
   xpathText,
 } from "./_wms_helpers.ts";
-
-const MAP13 = {
-  SERVICE: "WMS",
-  VERSION: "1.3.0",
-  REQUEST: "GetMap",
-  LAYERS: "1,0",
-  STYLES: "",
-  CRS: "EPSG:4326",
-  BBOX: "40,20,70,60",
-  WIDTH: "400",
-  HEIGHT: "300",
-  FORMAT: "image/png",
-};
 
 /** A point inside Russia (pixel 300, 100 of MAP13: 50 E, 60 N). */
 const RUSSIA_13 = { I: "300", J: "100" };
