@@ -371,6 +371,11 @@ Deno.test({
           "1.3.0",
           "LayerNotDefined",
         );
+        assertException(
+          await wms(s.url, { REQUEST: "GetLegendGraphic", LAYER: "1,0", FORMAT: "image/png" }),
+          "1.3.0",
+          "InvalidParameterValue",
+        );
         // 1.1.1: its content type, and InvalidSRS for the CRS code.
         const v111 = { ...MAP13, VERSION: "1.1.1", CRS: "", SRS: "EPSG:4326", BBOX: "20,40,60,70" };
         assertException(await wms(s.url, { ...v111, SRS: "EPSG:99999" }), "1.1.1", "InvalidSRS");

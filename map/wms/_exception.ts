@@ -34,7 +34,8 @@ export type WmsExceptionCode =
  *
  * @example
  * ```ts
- * throw new WmsError("LayerNotDefined", "Layer 9 is not defined; layers are 0, 1.", "LAYERS");
+ * const e = new WmsError("LayerNotDefined", "Layer 9 is not defined; layers are 0, 1.", "LAYERS");
+ * e.locator; // "LAYERS"
  * ```
  */
 export class WmsError extends Error {
@@ -59,6 +60,7 @@ export class WmsError extends Error {
  *
  * @example
  * ```ts
+ * import { InvalidRequestError } from "../errors.ts";
  * asWmsError(new InvalidRequestError("Bad extent."))?.code; // "InvalidParameterValue"
  * ```
  */

@@ -159,7 +159,14 @@ export function mapDescription(
   };
 }
 
-/** The ImageDisplay of a view: its size at {@link WMS_DPI}, the box stretched over it. */
+/**
+ * The ImageDisplay of a view: its size at {@link WMS_DPI}, the box stretched over it.
+ *
+ * @example
+ * ```ts ignore
+ * imageDisplay(mapView(call)); // { ImageWidth: 400, ImageHeight: 300, ImageDPI: 96, Stretch: true }
+ * ```
+ */
 export function imageDisplay(view: MapView): ImageDisplay {
   return { ImageWidth: view.width, ImageHeight: view.height, ImageDPI: WMS_DPI, Stretch: true };
 }

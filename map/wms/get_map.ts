@@ -42,7 +42,14 @@ const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   "gif": "image/gif",
 };
 
-/** The image format of a FORMAT value; InvalidFormat for one not offered. */
+/**
+ * The image format of a FORMAT value; InvalidFormat for one not offered.
+ *
+ * @example
+ * ```ts
+ * mapFormat("image/png; mode=8bit"); // { mime: "image/png8", format: "png8" }
+ * ```
+ */
 export function mapFormat(text: string, name = "FORMAT"): { mime: string; format: OutputFormat } {
   const key = text.trim().toLowerCase().replace(/\s+/g, "");
   const mime = FORMAT_ALIASES[key] ?? key;

@@ -21,7 +21,14 @@ const PT_PER_PX = 72 / WMS_DPI;
 /** The default swatch side in pixels (15 points at 96 DPI). */
 const DEFAULT_SWATCH_PX = 20;
 
-/** The rows of a layer's legend: its renderer's classes, labelled (the layer's name for a lone one). */
+/**
+ * The rows of a layer's legend: its renderer's classes, labelled (the layer's name for a lone one).
+ *
+ * @example
+ * ```ts ignore
+ * legendRows(frame.layers[0]).map((r) => r.label); // ["Vacancy", "Reserve"]
+ * ```
+ */
 export function legendRows(layer: MapLayer): LegendRow[] {
   return rendererClasses(layer.renderer).map((c) => ({
     symbol: c.symbol,
@@ -66,7 +73,15 @@ function swatchSide(call: WmsCall, name: string): number {
  */
 export async function getLegendGraphic(call: WmsCall): Promise<WmsReply> {
   const p = call.params;
-  const [id] = layerIds(call.frame, p.required("LAYER", "the id of the layer (e.g. 0)"), "LAYER");
+  const ids = layerIds(call.frame, p.required("LAYER", "the id of the layer (e.g. 0)"), "LAYER");
+  if (ids.length !== 1) {
+    throw new WmsError(
+      "InvalidParameterValue",
+      `LAYER names one layer, not ${ids.length}; ask for each layer's legend on its own.`,
+      "LAYER",
+    );
+  }
+  const [id] = ids;
   const style = (p.get("STYLE") ?? "").trim();
   if (style !== "" && style.toLowerCase() !== "default") {
     throw new WmsError(

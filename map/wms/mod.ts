@@ -31,7 +31,15 @@ export { negotiateVersion, type WmsVersion } from "./_kvp.ts";
 /** What the WMS face uses of the map server. */
 export type WmsMapServer = Pick<MapServer, "service" | "services" | "operationContext">;
 
-/** The WMS URL of a service, from the public base URL. */
+/**
+ * The WMS URL of a service, from the public base URL.
+ *
+ * @example
+ * ```ts
+ * wmsEndpoint("World", { baseUrl: "http://localhost:8000" });
+ * // "http://localhost:8000/arcgis/services/World/MapServer/WMSServer"
+ * ```
+ */
 export function wmsEndpoint(serviceName: string, urls: RequestUrls): string {
   return `${urls.baseUrl}/arcgis/services/${encodeURIComponent(serviceName)}/MapServer/WMSServer`;
 }
