@@ -26,8 +26,10 @@ import {
   YoungCollector,
 } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
+import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
+import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
 import { ogcWmsRoutes } from "./routes/ogc_wms.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
@@ -49,6 +51,7 @@ import {
   CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
+  COMPETITION_CATALOG_MODULE,
   createDemoDatabase,
   ImportError,
   importFiles,
@@ -208,6 +211,7 @@ async function serveOn(
     mapsDir: opts.mapsDir,
     catalog,
     catalogPath: opts.dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside: opts.allowMapPathsOutside,
   });
   const closeServices = () => services.forEach((s) => s.close?.());
@@ -222,6 +226,7 @@ async function serveOn(
       mapsDir: opts.mapsDir,
       allowPathsOutside: opts.allowMapPathsOutside,
       catalogPath: opts.dbPath,
+      catalogModule: COMPETITION_CATALOG_MODULE,
       size: opts.renderWorkers,
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
@@ -247,6 +252,8 @@ async function serveOn(
     renderer,
     tiles,
     output,
+  });
+  const soap = createSoapFace(maps, {
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
@@ -281,8 +288,15 @@ async function serveOn(
         bodyBudget,
         onError: (err) => console.error(`${new Date().toISOString()} WMS failed:`, err),
       }),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
+      ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      // Before the REST routes, which answer everything below /arcgis/rest.
+      ...ogcFeaturesRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        onError: (err, path) =>
+          console.error(`${new Date().toISOString()} OGC API ${path} failed:`, err),
+      }),
       ...arcgisRestRoutes({
         maps,
         baseUrl: (req) => baseUrl(req, urls),
@@ -732,6 +746,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     mapsDir: values.maps,
     catalog,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const service = values.service === undefined
@@ -746,6 +761,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   const pool = documentRenderPool({
     mapsDir: values.maps,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const tiles = new TileCaches({
@@ -755,7 +771,12 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   });
   const t0 = performance.now();
   try {
-    const p = await tiles.seed({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const p = await tiles.seed({
+      service,
+      map: values.map,
+      levels,
+      onProgress: progressPrinter(progressBar("tiles")),
+    });
     const s = (performance.now() - t0) / 1000;
     console.log(
       `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${

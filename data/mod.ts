@@ -82,3 +82,23 @@ export {
 } from "./progress.ts";
 export { sync, SYNC_DEFAULTS, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";
+
+import { type Catalog, openCatalog as openCatalogFile } from "./catalog.ts";
+
+/**
+ * Opens the catalogue read-only for the map server's competitions layer:
+ * what map documents call through {@link COMPETITION_CATALOG_MODULE} (a
+ * render worker opens its own connection by path).
+ *
+ * @example
+ * ```ts
+ * const catalog = openCompetitionCatalog("var/catalog.db");
+ * catalog.revision();
+ * ```
+ */
+export function openCompetitionCatalog(path: string): Catalog {
+  return openCatalogFile(path, { readonly: true });
+}
+
+/** The module URL a map document's loader imports to open the catalogue by path. */
+export const COMPETITION_CATALOG_MODULE: string = import.meta.url;

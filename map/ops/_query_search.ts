@@ -33,7 +33,13 @@ import {
   mapStateFrom,
   toWkid,
 } from "./_query_map_state.ts";
-import { featureProperties, findColumn, formatValue, layerColumns } from "./_query_records.ts";
+import {
+  featureProperties,
+  featureValues,
+  findColumn,
+  formatValue,
+  layerColumns,
+} from "./_query_records.ts";
 import { MAX_LIKE_PATTERN, parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
 import { applyShapeOptions } from "./_query_shape_options.ts";
@@ -235,6 +241,10 @@ const find: SearchOperations["Find"] = (req, ctx) => {
           byName: ls.returnFieldNames,
           geometryRead: ls.includeGeometry,
         }),
+        values: featureValues(layer, f, {
+          byName: ls.returnFieldNames,
+          geometryRead: ls.includeGeometry,
+        }),
         ...(ls.includeGeometry && f.geometry
           ? {
             shape: applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
@@ -316,6 +326,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
         featureId: f.id,
         name,
         properties,
+        values: featureValues(layer, f, { byName: ls.returnFieldNames }),
         ...(ls.includeGeometry && g ? { shape: applyShapeOptions(g, ls.shapeOptions) } : {}),
         ...(withPopup ? { htmlPopup: htmlPopup(layer, name, properties) } : {}),
       });

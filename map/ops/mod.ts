@@ -43,5 +43,5 @@ export {
   featureSetObject,
   fieldJson,
   type GeoJsonGeometry,
-  geoJsonGeometryOf,
+  geoJsonGeometry,
 } from "./_query_feature_json.ts";

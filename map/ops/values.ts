@@ -17,6 +17,7 @@ import type { EsriUnits } from "../geo/units.ts";
 import type { SpatialRelation } from "../geo/relate.ts";
 import type { OutputFormat } from "../render/encode.ts";
 import type { ScaleBarSpec } from "../render/scalebar.ts";
+import type { WhereNode } from "../query/ast.ts";
 
 export type { EsriUnits, Geometry, OutputFormat, Rgba, ScaleBarSpec, SpatialRelation, SymbolSpec };
 
@@ -243,6 +244,12 @@ export interface LegendPatch {
 export interface QueryFilter {
   /** Absent or "" = every feature. */
   WhereClause?: string;
+  /**
+   * A condition already built as the where engine's tree (field names
+   * canonical, literals typed), ANDed with WhereClause: how a face whose
+   * filter language is not SQL (OGC API CQL2) filters without writing SQL.
+   */
+  WhereTree?: WhereNode;
   /** Comma-separated field names; absent, "" or "*" = every field. */
   SubFields?: string;
   /** Object ids the result is limited to (ArcGIS FIDSet/FIDArray); absent or empty = no limit. */

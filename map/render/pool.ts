@@ -477,13 +477,18 @@ export class InProcessRenderer implements Renderer {
 
 /**
  * A worker pool for services loaded from map documents: each worker calls
- * map/document's `loadServices({ mapsDir, catalogPath })` itself (the
- * recruitment database is opened read-only per worker). The caller owns the
+ * map/document's `loadServices({ mapsDir, catalogPath, catalogModule })`
+ * itself (the recruitment database is opened read-only per worker, by the
+ * application's `catalogModule`). The caller owns the
  * pool and closes it.
  *
  * @example
  * ```ts
- * const renderer = documentRenderPool({ catalogPath: "var/catalog.db", lazy: true });
+ * const renderer = documentRenderPool({
+ *   catalogPath: "var/catalog.db",
+ *   catalogModule: new URL("../../data/mod.ts", import.meta.url).href,
+ *   lazy: true,
+ * });
  * renderer.close();
  * ```
  */
@@ -491,6 +496,7 @@ export function documentRenderPool(
   opts: {
     mapsDir?: string;
     catalogPath?: string;
+    catalogModule?: string;
     allowPathsOutside?: boolean;
     size?: number;
     lazy?: boolean;
@@ -507,6 +513,7 @@ export function documentRenderPool(
       args: [{
         mapsDir: opts.mapsDir,
         catalogPath: opts.catalogPath,
+        catalogModule: opts.catalogModule,
         allowPathsOutside: opts.allowPathsOutside,
       }],
     },

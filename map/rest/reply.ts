@@ -8,7 +8,7 @@
  * @module
  */
 import { InvalidRequestError, type MemberRef, type RequestMember } from "../errors.ts";
-import { escapeHtml } from "./html/escape.ts";
+import { escapeHtml } from "../markup.ts";
 
 /** One answer, ready for HTTP. */
 export interface RestReply {

@@ -11,7 +11,6 @@ import { formatFromName, type OutputFormat } from "../render/encode.ts";
 import type { RenderLayer, RenderMap } from "../render/types.ts";
 import type { Renderer } from "../render/pool.ts";
 import { type ChangeFeed, type SeedProgress, TileCache } from "./cache.ts";
-import { progressBar, type ProgressOptions } from "../../data/progress.ts";
 import {
   schemeWithLevels,
   type TilingScheme,
@@ -206,26 +205,24 @@ export interface SeedOptions {
   onProgress?: (p: SeedProgress) => void;
 }
 
+/** A progress display (the application's progress bar, or a test's recorder). */
+export interface ProgressDisplay {
+  update(done: number, total: number, detail?: string): void;
+  finish(): void;
+}
+
 /**
- * A progress printer for seeding, on the shared progress display: one
- * updating bar on a terminal (`tiles [#####.....] 1234/2380 (51%)  level 5
- * rendered 800`), in a log a plain line every few seconds and a summary.
+ * Seeding progress shown on a progress display: `done/total` with the
+ * level and the number of tiles rendered, finished at the last tile.
  *
  * @example
- * ```ts
- * await tiles.seed({ service, levels, onProgress: progressPrinter() });
+ * ```ts ignore
+ * await tiles.seed({ service, levels, onProgress: progressPrinter(progressBar("tiles")) });
  * ```
  */
-export function progressPrinter(
-  out: { writeSync(p: Uint8Array): number; isTerminal?(): boolean } = Deno.stderr,
-  opts: Omit<ProgressOptions, "out"> = {},
-): (p: SeedProgress) => void {
-  const bar = progressBar("tiles", {
-    ...opts,
-    out: { writeSync: (p) => out.writeSync(p), isTerminal: () => out.isTerminal?.() ?? false },
-  });
+export function progressPrinter(display: ProgressDisplay): (p: SeedProgress) => void {
   return (p) => {
-    bar.update(p.done, p.total, `level ${p.level}  rendered ${p.rendered}`);
-    if (p.done === p.total) bar.finish();
+    display.update(p.done, p.total, `level ${p.level}  rendered ${p.rendered}`);
+    if (p.done === p.total) display.finish();
   };
 }

@@ -15,7 +15,7 @@
  * @module
  */
 import type { IdentifyRequest, IdentifyResult, MapFrame } from "../ops/mod.ts";
-import { geoJsonGeometryOf, SEARCH_OPERATIONS } from "../ops/mod.ts";
+import { geoJsonGeometry, SEARCH_OPERATIONS } from "../ops/mod.ts";
 import type { Geometry, Position } from "../types.ts";
 import { projectGeometry } from "../geo/projection.ts";
 import { createDisplay, toMap } from "../geo/display.ts";
@@ -200,6 +200,9 @@ export async function getFeatureInfo(call: WmsCall): Promise<WmsReply> {
   }
 }
 
+/** Coordinates kept as they are. */
+const asIs = (p: Position): Position => p;
+
 interface LayerResults {
   layer: MapFrame["layers"][number];
   results: IdentifyResult[];
@@ -257,7 +260,7 @@ function geoJson(groups: LayerResults[], wkid: number) {
         id: r.featureId,
         layerId: layer.id,
         layerName: layer.name,
-        geometry: r.shape ? geoJsonGeometryOf(projectGeometry(r.shape, wkid, 4326)) : null,
+        geometry: r.shape ? geoJsonGeometry(projectGeometry(r.shape, wkid, 4326), asIs) : null,
         properties: Object.fromEntries(attributes(layer, r)),
       }))
     ),
@@ -324,7 +327,7 @@ function gml(groups: LayerResults[], crs: WmsCrs, endpoint: string): string {
         out.push(`<${name}>${escapeText(v)}</${name}>`);
       }
       if (r.shape) {
-        const g = geoJsonGeometryOf(r.shape as Geometry);
+        const g = geoJsonGeometry(r.shape as Geometry, asIs);
         out.push(`<wms:geometry>${gmlGeometry(g, crs.code, crs.latFirst)}</wms:geometry>`);
       }
       out.push(`</${el}></gml:featureMember>`);
