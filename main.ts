@@ -31,6 +31,7 @@ import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
 import { wmtsRoutes } from "./routes/ogc_wmts.ts";
+import { ogcWmsRoutes } from "./routes/ogc_wms.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -281,6 +282,13 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
+      // Before the SOAP routes' 405 fallbacks and the catch-all REST routes.
+      ...ogcWmsRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
+        onError: (err) => console.error(`${new Date().toISOString()} WMS failed:`, err),
+      }),
       ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
       ...wmtsRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
