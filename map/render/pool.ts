@@ -62,6 +62,11 @@ export interface RenderPoolOptions {
   gcLimitMb?: number;
   /** Quiet time of a worker before its due collection runs (default 100 ms). */
   gcIdleMs?: number;
+  /**
+   * Per-job trace (off by default): called once a job is answered with its queue wait, run
+   * time, worker and that worker's state when the job was handed to it.
+   */
+  trace?: (line: string) => void;
 }
 
 /** What a pool has done about memory (diagnostics and tests). */
@@ -99,6 +104,11 @@ export class RenderBusyError extends ServerBusyError {
 
 interface Pending {
   id: number;
+  /** When it was queued and handed to a worker (performance.now(), with a trace only). */
+  queuedAt?: number;
+  sentAt?: number;
+  /** The worker's index and state when it got the job (with a trace only). */
+  sentTo?: string;
   job: RenderJob;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -263,6 +273,7 @@ export class RenderPool implements Renderer {
       // queued jobs go to the new one.
       if (msg.retire) this.#replace(slot);
       if (p && p.id === msg.id) {
+        if (this.#opts.trace) this.#trace(p, msg);
         if (msg.ok) p.resolve(msg.result);
         else p.reject(errorFrom(msg.error ?? { name: "Error", message: "Render failed." }));
       }
@@ -328,6 +339,16 @@ export class RenderPool implements Renderer {
     for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
   }
 
+  /** Reports an answered job to the trace. */
+  #trace(p: Pending, msg: JobReply): void {
+    const now = performance.now(), sent = p.sentAt ?? now, queued = p.queuedAt ?? sent;
+    this.#opts.trace?.(
+      `render job ${p.id} ${p.job.kind}: queued ${(sent - queued).toFixed(1)} ms, ` +
+        `on ${p.sentTo} ${(now - sent).toFixed(1)} ms, ok ${msg.ok}, ` +
+        `collections ${msg.collections ?? "?"}, behind collection ${this.#behindCollection}`,
+    );
+  }
+
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
   #replace(slot: Slot): void {
     slot.worker.terminate();
@@ -369,17 +390,30 @@ export class RenderPool implements Renderer {
   #pump(): void {
     while (this.#queue.length > 0) {
       let slot: Slot | undefined;
+      let warmCollecting = false;
       for (const s of this.#slots) {
-        if (s.busy || s.collecting) continue;
+        if (s.busy) continue;
+        if (s.collecting) {
+          warmCollecting ||= s.warm;
+          continue;
+        }
         if (s.warm) {
           slot = s;
           break;
         }
         slot ??= s;
       }
+      // A warmed-up worker that is collecting is free in a moment; one still warming up would
+      // run the job after its current warm-up draw, itself cold (the 300-500 ms stalls of a
+      // fresh server's first views): the job waits for the collection ("collected" pumps).
+      if (slot && !slot.warm && warmCollecting) return;
       if (!slot) return;
       const p = this.#queue.shift()!;
       slot.busy = p;
+      if (this.#opts.trace) {
+        p.sentAt = performance.now();
+        p.sentTo = `worker ${this.#slots.indexOf(slot)} ${slot.warm ? "warm" : "warming"}`;
+      }
       slot.worker.postMessage({ type: "job", id: p.id, job: p.job });
     }
   }
@@ -394,6 +428,7 @@ export class RenderPool implements Renderer {
     return new Promise((resolve, reject) => {
       this.#queue.push({
         id: this.#nextId++,
+        queuedAt: this.#opts.trace ? performance.now() : undefined,
         job,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -495,9 +530,11 @@ export function documentRenderPool(
     size?: number;
     lazy?: boolean;
     heapLimitMb?: number;
+    trace?: (line: string) => void;
   },
 ): RenderPool {
   return new RenderPool({
+    trace: opts.trace,
     size: opts.size,
     lazy: opts.lazy,
     heapLimitMb: opts.heapLimitMb,
