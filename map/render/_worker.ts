@@ -41,6 +41,10 @@ let collector = new WorkerCollector();
 let tail: Promise<unknown> = Promise.resolve();
 /** Pieces of work queued or running. */
 let queued = 0;
+/** When the last job ended (performance.now()): warm-up draws wait for a quiet moment. */
+let lastJobEnd = -Infinity;
+/** Quiet time after a job before a warm-up draw starts: a client's next view is likely sooner. */
+const WARM_UP_QUIET_MS = 250;
 
 /** Runs `work` after every piece queued before it (a job arriving mid-warm-up waits one draw). */
 function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
@@ -71,8 +75,11 @@ async function warmUp(list: RenderMap[], done: "prepared" | "warmed"): Promise<v
     const steps = warmUpSteps(await loadKit(), list, heapLimitBytes);
     do {
       // A task, not a microtask, between draws: a job message that arrived meanwhile is queued
-      // before the next draw.
-      await new Promise((r) => setTimeout(r, 0));
+      // before the next draw. While jobs come (a client's views 30-50 ms apart), the draws wait:
+      // a warm-up draw a job queues behind costs that job more than the warm-up saves.
+      do await new Promise((r) => setTimeout(r, queued > 0 ? 0 : 10)); while (
+        queued > 0 || performance.now() - lastJobEnd < WARM_UP_QUIET_MS
+      );
     } while (!(await inTurn(() => steps.next().done)));
   } catch {
     // Left to the requests that meet it.
@@ -151,6 +158,7 @@ self.onmessage = async (e: MessageEvent) => {
   // Work arrived: a pending idle collection would now delay it.
   collector.cancel();
   await inTurn(() => runOne(msg.id, msg.job));
+  lastJobEnd = performance.now();
   if (queued === 0) collectWhenIdle();
 };
 
