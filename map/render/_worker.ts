@@ -69,22 +69,48 @@ function collectOnLeave(): void {
   self.postMessage({ type: "collected", collections: collector.collections, ran });
 }
 
-/** Draws the start-up views, one per turn, then tells the pool (`done` names the message). */
-async function warmUp(list: RenderMap[], done: "prepared" | "warmed"): Promise<void> {
+/** Resolves the step the pool last granted ("warm-step"); null while none is asked for. */
+let grantWarmStep: (() => void) | null = null;
+/**
+ * When the last warm-up draw ended (ms since the epoch, as the pool's `sentAt`): a job sent
+ * before then waited for that draw (reported in its reply).
+ */
+let warmStepEndedAt = -Infinity;
+
+/**
+ * Draws the start-up views, one at a time and each only with the pool's leave: the worker asks
+ * ("may-warm") once it has had no job for a moment, and the pool grants the step ("warm-step")
+ * only while no job is on its way here and another worker is free for jobs, so a request never
+ * waits behind a warm-up draw while a worker could take it (see pool.ts). After each draw it
+ * says "warm-stepped", with `done` after the last.
+ */
+async function warmUp(list: RenderMap[]): Promise<void> {
   try {
     const steps = warmUpSteps(await loadKit(), list, heapLimitBytes);
-    do {
-      // A task, not a microtask, between draws: a job message that arrived meanwhile is queued
-      // before the next draw. While jobs come (a client's views 30-50 ms apart), the draws wait:
-      // a warm-up draw a job queues behind costs that job more than the warm-up saves.
+    let done = false;
+    while (!done) {
+      // While jobs come (a client's views 30-50 ms apart), the draws wait: a worker serving a
+      // client is needed for its next view.
       do await new Promise((r) => setTimeout(r, queued > 0 ? 0 : 10)); while (
         queued > 0 || performance.now() - lastJobEnd < WARM_UP_QUIET_MS
       );
-    } while (!(await inTurn(() => steps.next().done)));
+      await new Promise<void>((r) => {
+        grantWarmStep = r;
+        self.postMessage({ type: "may-warm" });
+      });
+      done = await inTurn(() => {
+        try {
+          return steps.next().done === true;
+        } finally {
+          warmStepEndedAt = performance.timeOrigin + performance.now();
+        }
+      });
+      if (!done) self.postMessage({ type: "warm-stepped", done });
+    }
   } catch {
     // Left to the requests that meet it.
   }
-  self.postMessage({ type: done });
+  self.postMessage({ type: "warm-stepped", done: true });
   // Building the stores and the warm-up draws leave garbage: collect it before traffic comes.
   collectWhenIdle();
 }
@@ -115,9 +141,16 @@ self.onmessage = async (e: MessageEvent) => {
       /** The pool's build ticket counter (see _store_age.ts). */
       buildCounter?: SharedArrayBuffer;
     }
-    | { type: "job"; id: number; job: RenderJob }
+    | {
+      type: "job";
+      id: number;
+      job: RenderJob;
+      /** When the pool sent it, ms since the epoch. */
+      sentAt: number;
+    }
     | { type: "store"; data: PolygonStoreData | PointStoreData }
     | { type: "warm" }
+    | { type: "warm-step" }
     | { type: "collect" };
   if (msg.type === "store") {
     if (msg.data.kind === "points") adoptPointStore(msg.data);
@@ -140,10 +173,16 @@ self.onmessage = async (e: MessageEvent) => {
     if (maps && msg.prepare) {
       // The stores first (the pool shares them), then the warm-up; then the pool tells the
       // others to warm up from the stores.
+      // "prepared" goes out with the stores, before the warm-up draws: the others warm up while
+      // this one serves the first requests.
       maps.all().then((list) => {
         preparePolygonStores(list);
-        return warmUp(list, "prepared");
-      }, () => self.postMessage({ type: "prepared" }));
+        self.postMessage({ type: "prepared" });
+        return warmUp(list);
+      }, () => {
+        self.postMessage({ type: "prepared" });
+        self.postMessage({ type: "warm-stepped", done: true });
+      });
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
@@ -152,21 +191,32 @@ self.onmessage = async (e: MessageEvent) => {
     return;
   }
   if (msg.type === "warm") {
-    maps?.all().then((list) => warmUp(list, "warmed"), () => self.postMessage({ type: "warmed" }));
+    if (!maps) self.postMessage({ type: "warm-stepped", done: true });
+    maps?.all().then(
+      (list) => warmUp(list),
+      () => self.postMessage({ type: "warm-stepped", done: true }),
+    );
+    return;
+  }
+  if (msg.type === "warm-step") {
+    const grant = grantWarmStep;
+    grantWarmStep = null;
+    grant?.();
     return;
   }
   // Work arrived: a pending idle collection would now delay it.
   collector.cancel();
-  await inTurn(() => runOne(msg.id, msg.job));
+  await inTurn(() => runOne(msg.id, msg.job, warmStepEndedAt > msg.sentAt));
   lastJobEnd = performance.now();
   if (queued === 0) collectWhenIdle();
 };
 
 /**
- * Runs one job and replies; then collects garbage at once when it grew past the limit (else
- * the worker collects once idle), and says so when done.
+ * Runs one job and replies (`behindWarmUp`: a warm-up draw ran after it was sent); then collects
+ * garbage at once when it grew past the limit (else the worker collects once idle), and says so
+ * when done.
  */
-async function runOne(id: number, job: RenderJob): Promise<void> {
+async function runOne(id: number, job: RenderJob, behindWarmUp: boolean): Promise<void> {
   let kit: Kit | null = null;
   // Set just before the reply, which tells the pool.
   let collecting = false;
@@ -174,7 +224,14 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
     // Refused before drawing: nothing was allocated, so the worker stays.
     checkJobFits(job, heapLimitBytes);
   } catch (err) {
-    self.postMessage({ id, ok: false, error: errorOf(err), heapBytes: 0, retire: false });
+    self.postMessage({
+      id,
+      ok: false,
+      error: errorOf(err),
+      heapBytes: 0,
+      retire: false,
+      behindWarmUp,
+    });
     return;
   }
   try {
@@ -195,6 +252,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
         retire: kitNeedsReplacing(kit, heapLimitBytes),
         collections: collector.collections,
         collecting,
+        behindWarmUp,
       },
       { transfer: transferablesOf(result) },
     );
@@ -207,6 +265,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
       heapBytes: kit ? heapBytes(kit) : 0,
       retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
       collecting,
+      behindWarmUp,
     });
   } finally {
     // The reply is on its way; the job's garbage goes now, before the next job starts. The
