@@ -14,18 +14,13 @@ import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
-import { warmUpSteps } from "./_warmup.ts";
+import { prepareStores, warmUpSteps } from "./_warmup.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { RenderMap } from "./types.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
-import {
-  adoptPolygonStore,
-  type PolygonStoreData,
-  preparePolygonStores,
-  setStorePublisher,
-} from "./_geomstore.ts";
+import { adoptPolygonStore, type PolygonStoreData, setStorePublisher } from "./_geomstore.ts";
 import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
 import { useBuildCounter } from "./_store_age.ts";
 
@@ -176,7 +171,7 @@ self.onmessage = async (e: MessageEvent) => {
       // "prepared" goes out with the stores, before the warm-up draws: the others warm up while
       // this one serves the first requests.
       maps.all().then((list) => {
-        preparePolygonStores(list);
+        prepareStores(list);
         self.postMessage({ type: "prepared" });
         return warmUp(list);
       }, () => {
