@@ -9,7 +9,8 @@
  *
  * ```
  * deno run -A bench/first_views.ts [--data countries50,land,points] [--runs 3] [--views 30]
- *   [--workers 2] [--seed 22] [--api rest|soap] [--root DIR] [--out var/bench/first_views.md]
+ *   [--workers 2] [--seed 22] [--api rest|soap] [--root DIR] [--commit LABEL]
+ *   [--out var/bench/first_views.md]
  * ```
  *
  * Each run: mapscript (`bench/_mapscript_draw.py --serve` under Debian's
@@ -26,7 +27,8 @@
  *
  * It prints each view's times on stderr and, at the end, the table for
  * bench/README.md (one row per data set and run: total ours/MapServer and the
- * worst view's ratio, cold and warm, with the load average and commit).
+ * worst view's ratio, cold and warm, with the load average and commit: `--root`'s
+ * HEAD, or `--commit` for a checkout without git, e.g. one written by `git archive`).
  * `RENDER_TRACE=1` in the environment makes the server trace each job
  * (map/render/pool.ts). Data: see render_extents.ts (the land polygons are
  * prepared by hand once).
@@ -60,6 +62,7 @@ const { values: args } = parseArgs({
     api: { type: "string", default: "rest" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/first_views.md" },
+    commit: { type: "string", default: "" },
   },
 });
 if (args.api !== "rest" && args.api !== "soap") throw new Error("--api is rest or soap.");
@@ -229,7 +232,7 @@ function commitOf(root: string): string {
     (git("status", "--porcelain", "--untracked-files=no") ? "+dirty" : "");
 }
 
-const commit = commitOf(args.root);
+const commit = args.commit || commitOf(args.root);
 const started = new Date().toISOString().slice(0, 16);
 const runs: Run[] = [];
 const rows: string[] = [];
