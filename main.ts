@@ -231,6 +231,8 @@ async function serveOn(
       size: opts.renderWorkers,
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
+      // RENDER_TRACE=1: one line per drawing job on stderr (queue wait, worker, its state).
+      trace: Deno.env.get("RENDER_TRACE") ? (line) => console.error(line) : undefined,
     });
   started.push(() => renderer.close());
   // Tiles live beside the database they were drawn from; the catalogue tells
