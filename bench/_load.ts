@@ -24,11 +24,13 @@ export interface BenchProcess {
 /**
  * Starts `deno run -A <args>` and waits until stdout prints a line matching
  * `ready`. The process's stderr goes to ours, or appended to `stderrFile`.
+ * `url` is the server's, or read from the match (a server started on port 0
+ * prints the port it got).
  */
 export async function startProcess(
   args: string[],
   ready: RegExp,
-  url: string,
+  url: string | ((match: RegExpExecArray) => string),
   stderrFile?: string,
   env?: Record<string, string>,
 ): Promise<BenchProcess> {
@@ -44,7 +46,8 @@ export async function startProcess(
   }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
-  while (!ready.test(buf)) {
+  let match: RegExpExecArray | null;
+  while ((match = ready.exec(buf)) === null) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`process exited before it was ready: ${buf}`);
     buf += value;
@@ -55,7 +58,7 @@ export async function startProcess(
   })().catch(() => {});
   return {
     child,
-    url,
+    url: typeof url === "string" ? url : url(match),
     async stop() {
       try {
         child.kill("SIGTERM");
