@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { CollectionName, ListCollection } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
-import { buildList, type ListQuery, type ListSql } from "./_query.ts";
+import { buildList, listAtPage, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, IdListBuilder, OrderedIdCache } from "./_ordered_ids.ts";
 import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
@@ -181,6 +181,26 @@ export interface ListWorkResult {
   ids?: IdList;
 }
 
+/**
+ * A list request's SQL, built once (a search's prefixes expanded once) for
+ * every step of the request: its work ({@linkcode Catalog.listWork}), its
+ * count and its page. Made by {@linkcode Catalog.plan}; used after the data
+ * changed, it is built again.
+ */
+export interface ListPlan {
+  readonly collection: ListCollection;
+  readonly query: ListQuery;
+  /** @internal The built SQL. */
+  readonly sql: ListSql;
+  /** @internal The data version it was built in. */
+  readonly version: string;
+}
+
+/** `(collection, q)` or a plan: what the list methods take. */
+function isPlan(x: ListCollection | ListPlan): x is ListPlan {
+  return typeof x !== "string";
+}
+
 function countKey(sql: Pick<ListSql, "count" | "params">): string {
   return sql.count + "\u0000" + JSON.stringify(sql.params);
 }
@@ -209,6 +229,8 @@ export class Catalog {
   readonly #shareReads: boolean;
   /** A shared read transaction is open (ended by a timer at the end of the turn). */
   #sharing = false;
+  /** The data version was checked in the shared read transaction open now (see #checkFresh). */
+  #checkedShared = false;
   /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
   readonly #idBuilder = new IdListBuilder();
 
@@ -267,6 +289,7 @@ export class Catalog {
     if (!this.#shareReads || this.#sharing || this.db.isTransaction) return;
     this.db.exec("BEGIN");
     this.#sharing = true;
+    this.#checkedShared = false;
     setTimeout(() => this.#endShared(), 0);
   }
 
@@ -304,6 +327,10 @@ export class Catalog {
    * writes through this one.
    */
   #checkFresh(): void {
+    // Within one shared read transaction the snapshot cannot move: one check per transaction.
+    this.#read();
+    if (this.#sharing && this.#checkedShared) return;
+    this.#checkedShared = this.#sharing;
     const r = this.#stmt(
       "SELECT data_version AS v, total_changes() AS c FROM pragma_data_version",
     ).get() as { v: number; c: number };
@@ -326,7 +353,7 @@ export class Catalog {
    * @throws RangeError when `q.page` is not a positive integer.
    */
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
-    return this.#list(collection, q, "r.doc");
+    return this.#list(this.plan(collection, q), "r.doc");
   }
 
   /**
@@ -336,26 +363,69 @@ export class Catalog {
    * @example
    * ```ts
    * const { count, docs } = catalog.listBytes("vacancies", { page: 2 }); // docs: Uint8Array[]
+   * const again = catalog.listBytes(catalog.plan("vacancies", { page: 2 })); // the same
    * ```
    */
-  listBytes(collection: ListCollection, q: ListQuery = {}): ListResult<Uint8Array> {
-    return this.#list(collection, q, "CAST(r.doc AS BLOB)");
+  listBytes(collection: ListCollection, q?: ListQuery): ListResult<Uint8Array>;
+  listBytes(plan: ListPlan): ListResult<Uint8Array>;
+  listBytes(of: ListCollection | ListPlan, q: ListQuery = {}): ListResult<Uint8Array> {
+    return this.#list(isPlan(of) ? of : this.plan(of, q), "CAST(r.doc AS BLOB)");
   }
 
-  #list<T extends string | Uint8Array>(
-    collection: ListCollection,
-    q: ListQuery,
-    docExpr: string,
-  ): ListResult<T> {
-    const table = COLLECTIONS[collection].table;
-    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+  /**
+   * The SQL of a list request, built once for all its steps: pass it to
+   * {@linkcode Catalog.listWork}, {@linkcode Catalog.count} and
+   * {@linkcode Catalog.listBytes} instead of the query.
+   *
+   * @example
+   * ```ts
+   * const plan = catalog.plan("vacancies", { search: ["аудит"], page: 3 });
+   * const { count, docs } = catalog.listBytes(plan);
+   * ```
+   * @throws RangeError when `q.page` is not a positive integer.
+   */
+  plan(collection: ListCollection, q: ListQuery = {}): ListPlan {
+    this.#checkFresh();
+    return {
+      collection,
+      query: q,
+      sql: buildList(collection, q, (prefix) => this.#expand(prefix)),
+      version: this.#dataVersion,
+    };
+  }
+
+  /**
+   * The same plan for another page (`page=last` once the count is known):
+   * nothing is built again.
+   *
+   * @example
+   * ```ts
+   * const plan = catalog.plan("vacancies", { agency: [3] });
+   * const last = catalog.atPage(plan, Math.ceil(catalog.count(plan) / 10));
+   * ```
+   */
+  atPage(plan: ListPlan, page: number): ListPlan {
+    return { ...plan, query: { ...plan.query, page }, sql: listAtPage(plan.sql, page) };
+  }
+
+  /** The plan's SQL, built again when the data changed since it was made. */
+  #sqlOf(plan: ListPlan): ListSql {
+    this.#checkFresh();
+    return plan.version === this.#dataVersion
+      ? plan.sql
+      : this.plan(plan.collection, plan.query).sql;
+  }
+
+  #list<T extends string | Uint8Array>(plan: ListPlan, docExpr: string): ListResult<T> {
+    const table = COLLECTIONS[plan.collection].table;
     // One read transaction: count and page come from the same snapshot even
-    // while an import commits.
-    // SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
+    // while an import commits. The turn's shared one is such a transaction;
+    // else SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
     this.#read();
-    this.db.exec("SAVEPOINT catalog_list");
+    const own = !this.#sharing;
+    if (own) this.db.exec("SAVEPOINT catalog_list");
     try {
-      this.#checkFresh();
+      const sql = this.#sqlOf(plan);
       const count = this.#countOf(sql);
       if (sql.offset >= count) return { count, docs: [] };
       if (sql.plain) {
@@ -371,7 +441,7 @@ export class Catalog {
       const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
       return { count, docs: Array.from(ids, (id) => (byId.get(id) as { doc: T }).doc) };
     } finally {
-      this.db.exec("RELEASE catalog_list");
+      if (own) this.db.exec("RELEASE catalog_list");
     }
   }
 
@@ -413,23 +483,20 @@ export class Catalog {
    * const last = Math.max(1, Math.ceil(catalog.count("vacancies", q) / pageSize));
    * ```
    */
-  count(collection: ListCollection, q: ListQuery = {}): number {
-    const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
-    this.#checkFresh();
-    return this.#countOf(sql);
+  count(collection: ListCollection, q?: ListQuery): number;
+  count(plan: ListPlan): number;
+  count(of: ListCollection | ListPlan, q: ListQuery = {}): number {
+    return this.#countOf(this.#sqlOf(isPlan(of) ? of : this.plan(of, { ...q, page: 1 })));
   }
 
-  /** Count of a built list query: max(seq) when unfiltered, else cached per data version. */
+  /** Count of a built list query, cached per data version (max(seq) when unfiltered). */
   #countOf(sql: ListSql): number {
-    if (sql.plain) {
-      const table = sql.table;
-      return (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}_list`).get() as {
-        n: number;
-      }).n;
-    }
     const key = countKey(sql);
     let count = this.#cachedCount(key);
-    if (count === undefined) {
+    if (count === undefined && sql.plain) {
+      count = (this.#stmt(sql.count).get() as { n: number }).n;
+      this.#keepCount(key, count);
+    } else if (count === undefined) {
       count = sql.bits ? countByBits(this.db, sql.bits, 0, this.#rangeColumns)?.count : undefined;
       count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
@@ -468,10 +535,11 @@ export class Catalog {
    * if (work) catalog.primeList(work, otherCatalog.runListWork(work));
    * ```
    */
-  listWork(collection: ListCollection, q: ListQuery = {}): ListWork | null {
-    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+  listWork(collection: ListCollection, q?: ListQuery): ListWork | null;
+  listWork(plan: ListPlan): ListWork | null;
+  listWork(of: ListCollection | ListPlan, q: ListQuery = {}): ListWork | null {
+    const sql = this.#sqlOf(isPlan(of) ? of : this.plan(of, q));
     if (sql.plain) return null;
-    this.#checkFresh();
     let known = this.#counts.get(countKey(sql));
     const needCount = !sql.cheapCount && known === undefined;
     if (known === undefined && sql.cheapCount) known = this.#countOf(sql);

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { pythonInt, type QueryPairs } from "./_querystring.ts";
 import { calendarDate, latitude, longitude, salaryAmount } from "../data/values.ts";
+import { searchTerms } from "../data/mod.ts";
 
 /** Default and maximum page sizes. */
 export const PAGE_SIZE = 10;
@@ -56,12 +57,11 @@ export function orderingOf(q: QueryPairs, allowed: readonly string[]): OrderTerm
 }
 
 /**
- * DRF `SearchFilter.get_search_terms`: split on white space and commas,
- * NUL characters removed, empty terms dropped.
+ * DRF `SearchFilter.get_search_terms` of the last `search` parameter (see
+ * `searchTerms`): split once here, handed to the catalogue as terms.
  */
 export function searchTermsOf(q: QueryPairs): string[] {
-  const raw = q.get("search")?.at(-1) ?? "";
-  return raw.replaceAll("\0", "").split(/[\s,]+/).filter((t) => t.length > 0);
+  return searchTerms(q.get("search")?.at(-1) ?? "");
 }
 
 const idList = z.string().trim().regex(

@@ -261,7 +261,6 @@ async function list(
   }
   const result = await ctx.data.list(collection, { ...query, page, pageSize });
   if (result === null) return INVALID_PAGE;
-  const numPages = Math.max(1, Math.ceil(result.count / pageSize));
   const self = baseUrl(req, ctx) + url.pathname;
   const link = (n: number) => {
     const params = new Map(q);
@@ -270,7 +269,7 @@ async function list(
     const qs = urlencode(params);
     return qs ? `${self}?${qs}` : self;
   };
-  const next = result.page < numPages ? JSON.stringify(link(result.page + 1)) : "null";
+  const next = result.page < result.pages ? JSON.stringify(link(result.page + 1)) : "null";
   const previous = result.page > 1 ? JSON.stringify(link(result.page - 1)) : "null";
   return {
     body: joinBytes(
