@@ -194,6 +194,10 @@ export interface ListPlan {
   readonly sql: ListSql;
   /** @internal The data version it was built in. */
   readonly version: string;
+  /** @internal Keys of its count and its id list in the catalogue's caches. */
+  readonly countKey: string;
+  /** @internal */
+  readonly idsKey: string;
 }
 
 /** `(collection, q)` or a plan: what the list methods take. */
@@ -207,6 +211,38 @@ function countKey(sql: Pick<ListSql, "count" | "params">): string {
 
 function idListKey(sql: Pick<ListSql, "allIds" | "params">): string {
   return sql.allIds + "\u0000" + JSON.stringify(sql.params);
+}
+
+/** Plans kept per data version, by query shape (see Catalog.plan). */
+const PLAN_CACHE_MAX = 1024;
+
+/** A record's JSON as stored (text) or as its UTF-8 bytes, read without decoding. */
+type DocForm = "text" | "bytes";
+
+/** The SQL reading one collection's documents in one form, written once. */
+class DocSql {
+  /** A default-order page by its `seq` range. */
+  readonly page: string;
+  /** One published record by id. */
+  readonly published: string;
+  readonly #byIds: string[] = [];
+  readonly #doc: string;
+  readonly #table: string;
+
+  constructor(table: string, form: DocForm) {
+    this.#table = table;
+    this.#doc = form === "bytes" ? "CAST(r.doc AS BLOB)" : "r.doc";
+    this.page = `SELECT ${this.#doc} AS doc FROM ${table}_list AS l JOIN ${table} AS r ` +
+      `ON r.id = l.id WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`;
+    this.published = `SELECT ${this.#doc} AS doc FROM ${table} AS r WHERE r.id = ? AND ` +
+      `r.published = 1`;
+  }
+
+  /** `n` records by id, in id order (one statement instead of `n`). */
+  byIds(n: number): string {
+    return this.#byIds[n] ??= `SELECT r.id AS id, ${this.#doc} AS doc FROM ${this.#table} AS r ` +
+      `WHERE r.id IN (${Array(n).fill("?").join(", ")}) ORDER BY r.id`;
+  }
 }
 
 /** The recruitment catalogue over one SQLite database. */
@@ -233,6 +269,12 @@ export class Catalog {
   #checkedShared = false;
   /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
   readonly #idBuilder = new IdListBuilder();
+  /** Plans of this data version by query shape, at page 1 (see #checkFresh). */
+  readonly #plans = new Map<string, ListPlan>();
+  /** Prefix expansions of this data version (see #expand). */
+  readonly #expansions = new Map<string, string[] | null>();
+  /** Document reads by form and table. */
+  readonly #docs: Record<DocForm, Record<string, DocSql>> = { text: {}, bytes: {} };
 
   /** Use {@linkcode openCatalog}. */
   constructor(
@@ -315,10 +357,19 @@ export class Catalog {
 
   /** Indexed terms starting with `prefix`, or null when there are too many to list. */
   #expand(prefix: string): string[] | null {
+    let terms = this.#expansions.get(prefix);
+    if (terms !== undefined) return terms;
     const rows = this.#stmt(
       "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
     ).all(prefix, prefix + "\u{10FFFF}", MAX_EXPANSION + 1) as { term: string }[];
-    return rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
+    terms = rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
+    if (this.#expansions.size >= PLAN_CACHE_MAX) this.#expansions.clear();
+    this.#expansions.set(prefix, terms);
+    return terms;
+  }
+
+  #docSql(form: DocForm, table: string): DocSql {
+    return this.#docs[form][table] ??= new DocSql(table, form);
   }
 
   /**
@@ -337,6 +388,8 @@ export class Catalog {
     const version = `${r.v}:${r.c}`;
     if (version !== this.#dataVersion) {
       this.#counts.clear();
+      this.#plans.clear();
+      this.#expansions.clear();
       this.#idLists?.clear();
       this.#rangeColumns?.clear();
       this.#dataVersion = version;
@@ -353,7 +406,7 @@ export class Catalog {
    * @throws RangeError when `q.page` is not a positive integer.
    */
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
-    return this.#list(this.plan(collection, q), "r.doc");
+    return this.#list(this.plan(collection, q), "text");
   }
 
   /**
@@ -369,7 +422,7 @@ export class Catalog {
   listBytes(collection: ListCollection, q?: ListQuery): ListResult<Uint8Array>;
   listBytes(plan: ListPlan): ListResult<Uint8Array>;
   listBytes(of: ListCollection | ListPlan, q: ListQuery = {}): ListResult<Uint8Array> {
-    return this.#list(isPlan(of) ? of : this.plan(of, q), "CAST(r.doc AS BLOB)");
+    return this.#list(isPlan(of) ? of : this.plan(of, q), "bytes");
   }
 
   /**
@@ -386,12 +439,23 @@ export class Catalog {
    */
   plan(collection: ListCollection, q: ListQuery = {}): ListPlan {
     this.#checkFresh();
-    return {
-      collection,
-      query: q,
-      sql: buildList(collection, q, (prefix) => this.#expand(prefix)),
-      version: this.#dataVersion,
-    };
+    // Built at page 1 once per shape and data version; a page is only an offset away.
+    const key = collection + JSON.stringify({ ...q, page: undefined });
+    let first = this.#plans.get(key);
+    if (first === undefined) {
+      const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
+      first = {
+        collection,
+        query: { ...q, page: 1 },
+        sql,
+        version: this.#dataVersion,
+        countKey: countKey(sql),
+        idsKey: idListKey(sql),
+      };
+      if (this.#plans.size >= PLAN_CACHE_MAX) this.#plans.delete(this.#plans.keys().next().value!);
+      this.#plans.set(key, first);
+    }
+    return q.page === undefined || q.page === 1 ? first : this.atPage(first, q.page);
   }
 
   /**
@@ -408,16 +472,14 @@ export class Catalog {
     return { ...plan, query: { ...plan.query, page }, sql: listAtPage(plan.sql, page) };
   }
 
-  /** The plan's SQL, built again when the data changed since it was made. */
-  #sqlOf(plan: ListPlan): ListSql {
+  /** The plan, built again when the data changed since it was made. */
+  #fresh(plan: ListPlan): ListPlan {
     this.#checkFresh();
-    return plan.version === this.#dataVersion
-      ? plan.sql
-      : this.plan(plan.collection, plan.query).sql;
+    return plan.version === this.#dataVersion ? plan : this.plan(plan.collection, plan.query);
   }
 
-  #list<T extends string | Uint8Array>(plan: ListPlan, docExpr: string): ListResult<T> {
-    const table = COLLECTIONS[plan.collection].table;
+  #list<T extends string | Uint8Array>(of: ListPlan, form: DocForm): ListResult<T> {
+    const table = COLLECTIONS[of.collection].table;
     // One read transaction: count and page come from the same snapshot even
     // while an import commits. The turn's shared one is such a transaction;
     // else SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
@@ -425,33 +487,54 @@ export class Catalog {
     const own = !this.#sharing;
     if (own) this.db.exec("SAVEPOINT catalog_list");
     try {
-      const sql = this.#sqlOf(plan);
-      const count = this.#countOf(sql);
+      const plan = this.#fresh(of);
+      const sql = plan.sql;
+      const count = this.#countOf(plan);
       if (sql.offset >= count) return { count, docs: [] };
+      const docSql = this.#docSql(form, table);
       if (sql.plain) {
         // Default order, no filter: the dense seq makes any page an index range.
-        const rows = this.#stmt(
-          `SELECT ${docExpr} AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
-           WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
-        ).all(sql.offset, sql.offset + sql.limit) as { doc: T }[];
+        const rows = this.#stmt(docSql.page).all(sql.offset, sql.offset + sql.limit) as {
+          doc: T;
+        }[];
         return { count, docs: rows.map((r) => r.doc) };
       }
-      const ids = this.#pageIds(sql, count);
       // Docs are fetched by id after ordering, so sorting never drags them along.
-      const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
-      return { count, docs: Array.from(ids, (id) => (byId.get(id) as { doc: T }).doc) };
+      const ids = this.#pageIds(plan, count);
+      return { count, docs: this.#docsByIds<T>(docSql, ids) };
     } finally {
       if (own) this.db.exec("RELEASE catalog_list");
     }
   }
 
+  /** The records of `ids` in their order, read in one statement. */
+  #docsByIds<T>(docSql: DocSql, ids: ArrayLike<number>): T[] {
+    if (ids.length === 0) return [];
+    const rows = this.#stmt(docSql.byIds(ids.length)).all(...Array.from(ids)) as {
+      id: number;
+      doc: T;
+    }[];
+    // Rows come in id order: each id of the page is found by bisection.
+    return Array.from(ids, (id) => {
+      let lo = 0, hi = rows.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (rows[mid].id < id) lo = mid + 1;
+        else hi = mid;
+      }
+      if (rows[lo]?.id !== id) throw new Error(`record ${id} of a listed page is missing`);
+      return rows[lo].doc;
+    });
+  }
+
   /** The ids of a filtered, searched or re-ordered page, in page order. */
-  #pageIds(sql: ListSql, count: number): ArrayLike<number> {
+  #pageIds(plan: ListPlan, count: number): ArrayLike<number> {
+    const sql = plan.sql;
     // A list built for a deep page (or by a reader worker) serves every page.
-    const built = this.#idLists?.get(idListKey(sql));
+    const built = this.#idLists?.get(plan.idsKey);
     if (built) return built.subarray(sql.offset, sql.offset + sql.limit);
     if (sql.offset >= DEEP_PAGE_OFFSET && this.#idLists) {
-      return this.#idList(sql, count).subarray(sql.offset, sql.offset + sql.limit);
+      return this.#idList(plan, count).subarray(sql.offset, sql.offset + sql.limit);
     }
     const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
     // Many matches in a non-default order: walk the ordering's index and
@@ -464,12 +547,11 @@ export class Catalog {
   }
 
   /** Every id of a list query in page order, built once per data version. */
-  #idList(sql: ListSql, count: number): IdList {
-    const key = idListKey(sql);
-    let ids = this.#idLists!.get(key);
+  #idList(plan: ListPlan, count: number): IdList {
+    let ids = this.#idLists!.get(plan.idsKey);
     if (!ids) {
-      ids = this.#readIds(sql.allIds, sql.params, count);
-      this.#idLists!.set(key, ids);
+      ids = this.#readIds(plan.sql.allIds, plan.sql.params, count);
+      this.#idLists!.set(plan.idsKey, ids);
     }
     return ids;
   }
@@ -486,12 +568,13 @@ export class Catalog {
   count(collection: ListCollection, q?: ListQuery): number;
   count(plan: ListPlan): number;
   count(of: ListCollection | ListPlan, q: ListQuery = {}): number {
-    return this.#countOf(this.#sqlOf(isPlan(of) ? of : this.plan(of, { ...q, page: 1 })));
+    return this.#countOf(this.#fresh(isPlan(of) ? of : this.plan(of, { ...q, page: 1 })));
   }
 
-  /** Count of a built list query, cached per data version (max(seq) when unfiltered). */
-  #countOf(sql: ListSql): number {
-    const key = countKey(sql);
+  /** Count of a planned list, cached per data version (max(seq) when unfiltered). */
+  #countOf(plan: ListPlan): number {
+    const sql = plan.sql;
+    const key = plan.countKey;
     let count = this.#cachedCount(key);
     if (count === undefined && sql.plain) {
       count = (this.#stmt(sql.count).get() as { n: number }).n;
@@ -538,16 +621,17 @@ export class Catalog {
   listWork(collection: ListCollection, q?: ListQuery): ListWork | null;
   listWork(plan: ListPlan): ListWork | null;
   listWork(of: ListCollection | ListPlan, q: ListQuery = {}): ListWork | null {
-    const sql = this.#sqlOf(isPlan(of) ? of : this.plan(of, q));
+    const plan = this.#fresh(isPlan(of) ? of : this.plan(of, q));
+    const sql = plan.sql;
     if (sql.plain) return null;
-    let known = this.#counts.get(countKey(sql));
+    let known = this.#counts.get(plan.countKey);
     const needCount = !sql.cheapCount && known === undefined;
-    if (known === undefined && sql.cheapCount) known = this.#countOf(sql);
+    if (known === undefined && sql.cheapCount) known = this.#countOf(plan);
     // A page past the end is answered from the count alone (a 404): no id list for it.
     const pastEnd = known !== undefined && sql.offset >= known;
     const wantIds = this.#idLists !== null && !pastEnd &&
       (sql.offset >= DEEP_PAGE_OFFSET || sql.sortsAll === true);
-    const needIds = wantIds && this.#idLists!.get(idListKey(sql)) === undefined;
+    const needIds = wantIds && this.#idLists!.get(plan.idsKey) === undefined;
     if (!needCount && !needIds) return null;
     return {
       count: sql.count,
@@ -626,19 +710,18 @@ export class Catalog {
    * ```
    */
   get(collection: CollectionName, id: number): string | null {
-    return this.#get<string>(collection, id, "doc");
+    return this.#get<string>(collection, id, "text");
   }
 
   /** Like {@linkcode Catalog.get}, as UTF-8 bytes (no decoding). */
   getBytes(collection: CollectionName, id: number): Uint8Array | null {
-    return this.#get<Uint8Array>(collection, id, "CAST(doc AS BLOB)");
+    return this.#get<Uint8Array>(collection, id, "bytes");
   }
 
-  #get<T>(collection: CollectionName, id: number, docExpr: string): T | null {
+  #get<T>(collection: CollectionName, id: number, form: DocForm): T | null {
     if (!Number.isSafeInteger(id)) return null;
-    const table = COLLECTIONS[collection].table;
-    const row = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} WHERE id = ? AND published = 1`)
-      .get(id) as { doc: T } | undefined;
+    const sql = this.#docSql(form, COLLECTIONS[collection].table).published;
+    const row = this.#stmt(sql).get(id) as { doc: T } | undefined;
     return row?.doc ?? null;
   }
 
