@@ -9,7 +9,11 @@
  * then measured in turns, `--rounds` times each, the first of each pair
  * alternating (floor, ours; ours, floor; ...). Each round's ratio is taken
  * from its own pair, so drift of the shared machine's speed cancels out.
- * Prints the Markdown table bench/README.md keeps: runs, load, commit.
+ * Each run also reads the server's CPU time (all threads, /proc) per request:
+ * "floor / ours CPU a request" is the throughput ratio a quiet machine whose
+ * server is the bottleneck would show, and moves less than req/s with other
+ * processes' load. Prints the Markdown table bench/README.md keeps: runs,
+ * load, commit.
  *
  * ```
  * deno run -A bench/api_floor.ts [--db var/bench/catalog-200k.db] [--scale 200000]
@@ -26,6 +30,7 @@ import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import {
   type BenchProcess,
+  cpuMs,
   load,
   type LoadResult,
   rssMiB,
@@ -119,13 +124,22 @@ async function commitOf(dir: string): Promise<string> {
   return (await git("status", "--porcelain", "--untracked-files=no")) ? `${head}+changes` : head;
 }
 
+/** One run: wrk's figures and the server's CPU time per request (all its threads). */
+type Run = LoadResult & { cpuUs: number };
+
 interface Pair {
   round: number;
   time: string;
   load: number;
   connections: number;
-  floor: LoadResult;
-  ours: LoadResult;
+  floor: Run;
+  ours: Run;
+}
+
+async function run(s: BenchProcess, connections: number): Promise<Run> {
+  const before = cpuMs(s.child.pid);
+  const r = await load(s.url + "/", seconds, connections, wrk);
+  return { ...r, cpuUs: (cpuMs(s.child.pid) - before) * 1000 / (r.requests ?? NaN) };
 }
 const pairs: Pair[] = [];
 const peaks: { connections: number; floor: number; ours: number }[] = [];
@@ -152,8 +166,8 @@ for (const connections of values.connections.split(",").map(Number)) {
       const time = new Date().toISOString().slice(11, 16);
       const loadAvg = Deno.loadavg()[0];
       const order = round % 2 === 1 ? [floor, ours] : [ours, floor];
-      const results = new Map<BenchProcess, LoadResult>();
-      for (const s of order) results.set(s, await load(s.url + "/", seconds, connections, wrk));
+      const results = new Map<BenchProcess, Run>();
+      for (const s of order) results.set(s, await run(s, connections));
       const pair = {
         round,
         time,
@@ -166,7 +180,9 @@ for (const connections of values.connections.split(",").map(Number)) {
       console.error(
         `c${connections} round ${round}: floor ${pair.floor.rps.toFixed(0)}, ours ${
           pair.ours.rps.toFixed(0)
-        } req/s (${(pair.ours.rps / pair.floor.rps).toFixed(2)}x)`,
+        } req/s (${(pair.ours.rps / pair.floor.rps).toFixed(2)}x); CPU ${
+          pair.floor.cpuUs.toFixed(0)
+        } / ${pair.ours.cpuUs.toFixed(0)} us a request`,
       );
     }
     peaks.push({
@@ -192,25 +208,26 @@ const lines = [
   `wrk -t2 -d${seconds}s per run after ${values.warmup} s of warm-up per server; ` +
   `rounds alternate which server goes first.`,
   "",
-  "| conns | round | time UTC | load (1 min) | floor req/s | ours req/s | ours / floor | floor p50 / p99 ms | ours p50 / p99 ms | p99 ours / floor | errors |",
-  "| ----: | ----: | -------- | -----------: | ----------: | ---------: | -----------: | -----------------: | ----------------: | ---------------: | -----: |",
+  "| conns | round | time UTC | load (1 min) | floor req/s | ours req/s | ours / floor | floor p50 / p99 ms | ours p50 / p99 ms | p99 ours / floor | CPU us a request, floor / ours | errors |",
+  "| ----: | ----: | -------- | -----------: | ----------: | ---------: | -----------: | -----------------: | ----------------: | ---------------: | -----------------------------: | -----: |",
   ...pairs.map((p) =>
     `| ${p.connections} | ${p.round} | ${p.time} | ${p.load.toFixed(1)} | ${fmt(p.floor.rps)} | ${
       fmt(p.ours.rps)
     } | ${(p.ours.rps / p.floor.rps).toFixed(2)}x | ${ms(p.floor)} | ${ms(p.ours)} | ${
       (p.ours.p99Ms / p.floor.p99Ms).toFixed(2)
-    }x | ${p.floor.errors + p.ours.errors} |`
+    }x | ${p.floor.cpuUs.toFixed(0)} / ${p.ours.cpuUs.toFixed(0)} | ${
+      p.floor.errors + p.ours.errors
+    } |`
   ),
   "",
-  "| conns | median ours / floor req/s | median p99 ours / floor | peak RSS MiB floor / ours |",
-  "| ----: | ------------------------: | ----------------------: | ------------------------: |",
+  "| conns | median ours / floor req/s | median p99 ours / floor | median floor / ours CPU a request | peak RSS MiB floor / ours |",
+  "| ----: | ------------------------: | ----------------------: | --------------------------------: | ------------------------: |",
   ...peaks.map((k) => {
     const mine = pairs.filter((p) => p.connections === k.connections);
-    return `| ${k.connections} | ${
-      median(mine.map((p) => p.ours.rps / p.floor.rps)).toFixed(2)
-    }x | ${median(mine.map((p) => p.ours.p99Ms / p.floor.p99Ms)).toFixed(2)}x | ${fmt(k.floor)} / ${
-      fmt(k.ours)
-    } |`;
+    const med = (f: (p: Pair) => number) => median(mine.map(f)).toFixed(2);
+    return `| ${k.connections} | ${med((p) => p.ours.rps / p.floor.rps)}x | ${
+      med((p) => p.ours.p99Ms / p.floor.p99Ms)
+    }x | ${med((p) => p.floor.cpuUs / p.ours.cpuUs)}x | ${fmt(k.floor)} / ${fmt(k.ours)} |`;
   }),
 ];
 console.log(lines.join("\n"));
