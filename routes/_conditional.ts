@@ -13,6 +13,8 @@ import { API_HEADERS } from "./_drf.ts";
 export interface Revisioned {
   revision(): string;
   lastModified(): Date;
+  /** `lastModified()` as an HTTP date, when the source keeps it formatted (optional). */
+  lastModifiedHttp?(): string;
 }
 
 /** The two validators of a response. */
@@ -46,7 +48,7 @@ export function validators(data: Revisioned, variant: unknown[] | string): Valid
   const text = typeof variant === "string" ? variant : JSON.stringify(variant);
   return {
     etag: `"${rev}-${fnv1a(text)}"`,
-    lastModified: data.lastModified().toUTCString(),
+    lastModified: data.lastModifiedHttp?.() ?? data.lastModified().toUTCString(),
   };
 }
 

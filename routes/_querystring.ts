@@ -122,6 +122,9 @@ const PY_INT = new RegExp(
   "u",
 );
 
+/** Up to 15 ASCII digits: always a safe integer. */
+const ASCII_INT = /^[0-9]{1,15}$/;
+
 /** Value of a Unicode decimal digit (`\p{Nd}` comes in contiguous runs 0-9). */
 function digitValue(ch: string): number {
   const cp = ch.codePointAt(0)!;
@@ -146,6 +149,8 @@ function digitValue(ch: string): number {
  * ```
  */
 export function pythonInt(s: string): number | undefined {
+  // Plain ASCII digits (a page number): the same value, without the Unicode rules below.
+  if (ASCII_INT.test(s)) return Number(s);
   const m = PY_INT.exec(s);
   if (!m) return undefined;
   let digits = "";

@@ -34,6 +34,8 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
   // Last-Modified moves only with the revision (one import commits both).
   let modified = STARTED;
   let modifiedRevision: string | undefined;
+  let modifiedHttp = "";
+  let modifiedHttpOf: Date | undefined;
   return {
     agencies: () => joinBytes("[", catalog.agenciesBytes(), ",", "]"),
     get(collection, id) {
@@ -85,6 +87,15 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
         modifiedRevision = rev;
       }
       return modified;
+    },
+    lastModifiedHttp() {
+      // Formatted once per revision, not once per response.
+      const d = this.lastModified();
+      if (d !== modifiedHttpOf) {
+        modifiedHttp = d.toUTCString();
+        modifiedHttpOf = d;
+      }
+      return modifiedHttp;
     },
   };
 }
