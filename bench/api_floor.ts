@@ -120,6 +120,9 @@ async function commitOf(dir: string): Promise<string> {
       (await new Deno.Command("git", { args: ["-C", dir, ...args], stdout: "piped" }).output())
         .stdout,
     ).trim();
+  // A copy inside another checkout (e.g. `git archive` under var/) is not that checkout's HEAD.
+  const top = await git("rev-parse", "--show-toplevel");
+  if (top !== Deno.realPathSync(dir)) return `the tree at ${dir}`;
   const head = await git("rev-parse", "--short", "HEAD");
   return (await git("status", "--porcelain", "--untracked-files=no")) ? `${head}+changes` : head;
 }
