@@ -215,6 +215,19 @@ function idListKey(sql: Pick<ListSql, "allIds" | "params">): string {
 
 /** Plans kept per data version, by query shape (see Catalog.plan). */
 const PLAN_CACHE_MAX = 1024;
+/**
+ * Text the kept plans may hold (SQL and cache keys, estimated): a plan grows
+ * with its IN lists, and thousands of distinct long lists must not pile up
+ * (issue 20); a plan over a 32nd of this (long IN lists) is built for its
+ * request only.
+ */
+const PLAN_CACHE_CHARS = 256 * 2 ** 10;
+
+/** Characters of a plan's kept text (see PLAN_CACHE_CHARS). */
+function planChars(key: string, plan: ListPlan): number {
+  const page = plan.sql.ids.length + (plan.sql.idsOrdered?.length ?? 0);
+  return key.length + plan.countKey.length + plan.idsKey.length + 3 * page;
+}
 
 /** A record's JSON as stored (text) or as its UTF-8 bytes, read without decoding. */
 type DocForm = "text" | "bytes";
@@ -270,7 +283,8 @@ export class Catalog {
   /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
   readonly #idBuilder = new IdListBuilder();
   /** Plans of this data version by query shape, at page 1 (see #checkFresh). */
-  readonly #plans = new Map<string, ListPlan>();
+  readonly #plans = new Map<string, { plan: ListPlan; chars: number }>();
+  #planChars = 0;
   /** Prefix expansions of this data version (see #expand). */
   readonly #expansions = new Map<string, string[] | null>();
   /** Document reads by form and table. */
@@ -389,6 +403,7 @@ export class Catalog {
     if (version !== this.#dataVersion) {
       this.#counts.clear();
       this.#plans.clear();
+      this.#planChars = 0;
       this.#expansions.clear();
       this.#idLists?.clear();
       this.#rangeColumns?.clear();
@@ -441,7 +456,7 @@ export class Catalog {
     this.#checkFresh();
     // Built at page 1 once per shape and data version; a page is only an offset away.
     const key = collection + JSON.stringify({ ...q, page: undefined });
-    let first = this.#plans.get(key);
+    let first = this.#plans.get(key)?.plan;
     if (first === undefined) {
       const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
       first = {
@@ -452,10 +467,22 @@ export class Catalog {
         countKey: countKey(sql),
         idsKey: idListKey(sql),
       };
-      if (this.#plans.size >= PLAN_CACHE_MAX) this.#plans.delete(this.#plans.keys().next().value!);
-      this.#plans.set(key, first);
+      this.#keepPlan(key, first);
     }
     return q.page === undefined || q.page === 1 ? first : this.atPage(first, q.page);
+  }
+
+  #keepPlan(key: string, plan: ListPlan): void {
+    const chars = planChars(key, plan);
+    if (chars > PLAN_CACHE_CHARS / 32) return;
+    // Oldest first out, until the new one fits.
+    for (const [k, v] of this.#plans) {
+      if (this.#plans.size < PLAN_CACHE_MAX && this.#planChars + chars <= PLAN_CACHE_CHARS) break;
+      this.#plans.delete(k);
+      this.#planChars -= v.chars;
+    }
+    this.#plans.set(key, { plan, chars });
+    this.#planChars += chars;
   }
 
   /**
