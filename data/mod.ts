@@ -46,6 +46,7 @@
 export {
   Catalog,
   CatalogOpenError,
+  type ListPlan,
   type ListResult,
   type ListWork,
   type ListWorkResult,
@@ -70,6 +71,7 @@ export {
   type OrderTerm,
 } from "./_query.ts";
 export { envelopeJson, jsonArray, toJson } from "./_json.ts";
+export { searchTerms } from "./_text.ts";
 export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES } from "./demo.ts";
 export { haversineKm } from "./_geo.ts";
 export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";

@@ -13,6 +13,8 @@ import { API_HEADERS } from "./_drf.ts";
 export interface Revisioned {
   revision(): string;
   lastModified(): Date;
+  /** `lastModified()` as an HTTP date, when the source keeps it formatted (optional). */
+  lastModifiedHttp?(): string;
 }
 
 /** The two validators of a response. */
@@ -33,18 +35,20 @@ function fnv1a(text: string): string {
 
 /**
  * ETag and Last-Modified for a response whose body is a pure function of the
- * data revision and `variant` (base URL, path, query, indentation...).
+ * data revision and `variant` (base URL, path, query, indentation...; as
+ * JSON text when the caller has serialized it already).
  *
  * @example
  * ```ts
  * validators(catalog, ["http://h", "/api/v1/vacancies/", "?page=2", 0]);
  * ```
  */
-export function validators(data: Revisioned, variant: unknown[]): Validators {
+export function validators(data: Revisioned, variant: unknown[] | string): Validators {
   const rev = data.revision();
+  const text = typeof variant === "string" ? variant : JSON.stringify(variant);
   return {
-    etag: `"${rev}-${fnv1a(JSON.stringify(variant))}"`,
-    lastModified: data.lastModified().toUTCString(),
+    etag: `"${rev}-${fnv1a(text)}"`,
+    lastModified: data.lastModifiedHttp?.() ?? data.lastModified().toUTCString(),
   };
 }
 
