@@ -136,7 +136,8 @@ optionalTest(GDAL_BIN, {
       const gdal = async (cmd: string, ...args: string[]) => {
         const out = await new Deno.Command(cmd, {
           args,
-          env: { GDAL_HTTP_TIMEOUT: "60" },
+          // GDAL would otherwise keep the tiles it fetched in ./gdalwmscache.
+          env: { GDAL_HTTP_TIMEOUT: "60", GDAL_ENABLE_WMS_CACHE: "NO" },
           stdout: "piped",
           stderr: "piped",
         }).output();

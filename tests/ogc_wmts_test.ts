@@ -315,18 +315,21 @@ serverTest("GDAL's WMTS driver reads the layer; its pixels are the tiles'", asyn
   try {
     const source =
       `WMTS:${s.url}${WMTS}/1.0.0/WMTSCapabilities.xml,layer=Recruitment,tilematrixset=GoogleMapsCompatible,tilematrix=2`;
+    // GDAL would otherwise keep the tiles it fetched in ./gdalwmscache.
+    const env = { GDAL_ENABLE_WMS_CACHE: "NO" };
     const info = await new Deno.Command("gdalinfo", {
       args: [source],
+      env,
       stdout: "piped",
       stderr: "piped",
-    })
-      .output();
+    }).output();
     const text = new TextDecoder().decode(info.stdout);
     assert.ok(info.success, new TextDecoder().decode(info.stderr));
     assert.match(text, /Size is 1024, 1024/);
     const out = join(dir, "window.png");
     const tr = await new Deno.Command("gdal_translate", {
       args: ["-of", "PNG", "-srcwin", "256", "512", "256", "256", source, out],
+      env,
       stdout: "piped",
       stderr: "piped",
     }).output();
