@@ -26,9 +26,12 @@ import {
   YoungCollector,
 } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
+import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
+import { wmtsRoutes } from "./routes/ogc_wmts.ts";
+import { ogcWmsRoutes } from "./routes/ogc_wms.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -49,6 +52,7 @@ import {
   CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
+  COMPETITION_CATALOG_MODULE,
   createDemoDatabase,
   ImportError,
   importFiles,
@@ -208,6 +212,7 @@ async function serveOn(
     mapsDir: opts.mapsDir,
     catalog,
     catalogPath: opts.dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside: opts.allowMapPathsOutside,
   });
   const closeServices = () => services.forEach((s) => s.close?.());
@@ -222,9 +227,12 @@ async function serveOn(
       mapsDir: opts.mapsDir,
       allowPathsOutside: opts.allowMapPathsOutside,
       catalogPath: opts.dbPath,
+      catalogModule: COMPETITION_CATALOG_MODULE,
       size: opts.renderWorkers,
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
+      // RENDER_TRACE=1: one line per drawing job on stderr (queue wait, worker, its state).
+      trace: Deno.env.get("RENDER_TRACE") ? (line) => console.error(line) : undefined,
     });
   started.push(() => renderer.close());
   // Tiles live beside the database they were drawn from; the catalogue tells
@@ -247,6 +255,8 @@ async function serveOn(
     renderer,
     tiles,
     output,
+  });
+  const soap = createSoapFace(maps, {
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
@@ -274,8 +284,16 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
+      // Before the SOAP routes' 405 fallbacks and the catch-all REST routes.
+      ...ogcWmsRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
+        onError: (err) => console.error(`${new Date().toISOString()} WMS failed:`, err),
+      }),
+      ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      ...wmtsRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
       // Before the REST routes, which answer everything below /arcgis/rest.
       ...ogcFeaturesRoutes({
         maps,
@@ -732,6 +750,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     mapsDir: values.maps,
     catalog,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const service = values.service === undefined
@@ -746,6 +765,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   const pool = documentRenderPool({
     mapsDir: values.maps,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const tiles = new TileCaches({
@@ -755,7 +775,12 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   });
   const t0 = performance.now();
   try {
-    const p = await tiles.seed({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const p = await tiles.seed({
+      service,
+      map: values.map,
+      levels,
+      onProgress: progressPrinter(progressBar("tiles")),
+    });
     const s = (performance.now() - t0) / 1000;
     console.log(
       `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createDemoDatabase, openCatalog } from "../../data/mod.ts";
+import { COMPETITION_CATALOG_MODULE, createDemoDatabase, openCatalog } from "../../data/mod.ts";
 import { writeGeoPackageLayer } from "../sources/geopackage_writer.ts";
 import { projectExtent } from "../geo/projection.ts";
 import {
@@ -113,9 +113,17 @@ Deno.test("the embedded service has a WGS 84 and a Web Mercator map over shared 
   service.close();
 });
 
-Deno.test("a catalogue path is enough (for render workers)", async () => {
-  const [service] = await loadServices({ catalogPath: dbPath });
+Deno.test("a catalogue path and the module that opens it are enough (for render workers)", async () => {
+  const [service] = await loadServices({
+    catalogPath: dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
+  });
   assert.ok(service.maps[0].layers[0].source.count({}) > 0);
+  // A path alone: map/ cannot open the application's database by itself, and says so.
+  await assert.rejects(
+    () => loadServices({ catalogPath: dbPath }),
+    /competitions source needs the recruitment database/,
+  );
 });
 
 Deno.test("a document folder is served in file order with paths relative to each file", async () => {

@@ -130,6 +130,7 @@ interface ImageSize {
   widthPx: number;
   heightPx: number;
   dpi: number;
+  stretch: boolean;
 }
 
 function imageSize(
@@ -146,7 +147,7 @@ function imageSize(
     );
   }
   const dpi = imageDpi(d.ImageDPI, within);
-  return { widthPx: w, heightPx: h, dpi };
+  return { widthPx: w, heightPx: h, dpi, stretch: d.Stretch === true };
 }
 
 /** The extent a MapArea asks for, in `wkid`. */
@@ -159,7 +160,7 @@ function mapAreaExtent(
 ): Extent {
   const initial = () => projectExtent(frame.initialExtent, frame.wkid, wkid);
   if (!area) return initial();
-  const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
+  const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI, stretch: false };
   const center = (c: SpatialGeometry<PointGeometry>): Position => {
     const g = toWkid(c.geometry, c.wkid, wkid) as PointGeometry;
     return [g.x, g.y];
@@ -306,6 +307,7 @@ export function mapStateFrom(
       dpi: size.dpi,
       rotation,
       wkid,
+      stretch: size.stretch,
     })
     : null;
   return { frame, wkid, display, extent, layers: layerStates(frame, md.LayerDescriptions) };

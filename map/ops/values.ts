@@ -181,6 +181,11 @@ export interface MapDescription {
   /** The BackgroundSymbol's colour: absent = the map's; null = none (a symbol without a colour). */
   BackgroundColor?: Rgba | null;
   CustomGraphics?: GraphicElement[];
+  /**
+   * Not ArcGIS's: the layer ids to draw, bottom first (WMS LAYERS); only these are drawn;
+   * absent = the map's layers in their order.
+   */
+  DrawOrder?: number[];
 }
 
 /** An ImageDisplay: the image's size in pixels and its resolution. */
@@ -191,6 +196,11 @@ export interface ImageDisplay {
   ImageDPI?: number;
   /** Pixels of this colour become transparent (when the MapDescription names none). */
   TransparentColor?: Rgba;
+  /**
+   * Not ArcGIS's: draw the MapArea's extent exactly, stretched over the image (WMS GetMap
+   * and GetFeatureInfo); absent = widened to the image's aspect, as ArcGIS does.
+   */
+  Stretch?: boolean;
 }
 
 /** An ImageType: the image's format and whether it comes back as a URL or as data. */

@@ -14,6 +14,9 @@
  */
 import { heapBytes, type Kit } from "./_canvaskit.ts";
 import { renderMap } from "./draw_map.ts";
+import { layerDefinition } from "./_draw_layer.ts";
+import { preparePolygonStores } from "./_geomstore.ts";
+import { pointStore } from "./_pointstore.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import type { Extent } from "../types.ts";
 import type { RenderMap } from "./types.ts";
@@ -35,6 +38,33 @@ function mapExtent(map: RenderMap): Extent | null {
       : { ...e };
   }
   return out && out.xmax > out.xmin && out.ymax > out.ymin ? out : null;
+}
+
+/**
+ * Builds the shared geometry stores of every map's layers as drawn without a
+ * request's filter: polygon rings, and point layers with their own
+ * definition, renderer and label field (the first draw of a point layer
+ * would build its store otherwise, and every worker starting at once would
+ * build its own). A layer whose store fails is left to the requests.
+ *
+ * @example
+ * ```ts
+ * import { prepareStores } from "./_warmup.ts";
+ * prepareStores([]);
+ * ```
+ */
+export function prepareStores(maps: RenderMap[]): void {
+  preparePolygonStores(maps);
+  for (const m of maps) {
+    for (const l of m.layers) {
+      if (l.geometryType !== "Point") continue;
+      try {
+        pointStore(l.source, layerDefinition(l), l.renderer, l.labels?.field, m.wkid);
+      } catch {
+        // Reported by the request that draws it.
+      }
+    }
+  }
 }
 
 /**
