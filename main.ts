@@ -26,6 +26,7 @@ import {
   YoungCollector,
 } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
+import { MapDocumentError } from "./map/document/mod.ts";
 import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
@@ -374,6 +375,18 @@ const USAGE = `Usage:
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
   main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]
                      [--allow-map-paths-outside]`;
+
+/** The usage lines of one command (its first line and the indented lines after it). */
+function usageOf(command: string): string | undefined {
+  const lines = USAGE.split("\n").slice(1);
+  const start = lines.findIndex((l) => l.startsWith(`  main.ts ${command} `));
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && l.startsWith("  main.ts "));
+  const doc = ["serve", "seed-tiles"].includes(command)
+    ? "docs/operations.md and docs/map-documents.md"
+    : "docs/data.md";
+  return `Usage:\n${lines.slice(start, end < 0 ? undefined : end).join("\n")}\n\nSee ${doc}.`;
+}
 
 /**
  * `fn` as a callback that logs what it throws instead of letting it end the
@@ -819,7 +832,14 @@ class UsageError extends Error {}
 
 /** Runs a command line; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {
-  const [command = "serve", ...rest] = argv[0]?.startsWith("-") ? ["serve", ...argv] : argv;
+  const [command = "serve", ...rest] = argv[0]?.startsWith("-") && argv[0] !== "--help"
+    ? ["serve", ...argv]
+    : argv;
+  const usage = usageOf(command);
+  if (usage && rest.some((a) => a === "--help" || a === "-h")) {
+    console.log(usage);
+    return 0;
+  }
   try {
     switch (command) {
       case "serve":
@@ -845,6 +865,23 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CatalogOpenError) {
       console.error(err.message);
+      return 1;
+    }
+    // Start-up failures a user can fix: one line naming what to change, no stack trace.
+    if (err instanceof MapDocumentError) {
+      console.error(`Cannot start: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable) {
+      console.error(
+        `Cannot start: ${err.message}; another process holds that address, choose another --port or --host.`,
+      );
+      return 1;
+    }
+    if (err instanceof Deno.errors.PermissionDenied && command === "serve") {
+      console.error(
+        `Cannot start: ${err.message} (ports below 1024 need privileges; choose --port 1024 or above).`,
+      );
       return 1;
     }
     if (

@@ -223,6 +223,9 @@ optionalTest(NGINX, {
         await sleep(3000);
         stop();
         const { sent, failures } = await running;
+        if (failures.length > 0) {
+          console.error(await Deno.readTextFile(join(prefix, "error.log")).catch(() => ""));
+        }
         assert.deepEqual(failures.slice(0, 10), [], `${failures.length} of ${sent} failed`);
         assert.ok(sent > 50, `requests were sent (${sent})`);
         console.log(`kill -9 under load: ${sent} requests, ${failures.length} failed`);
