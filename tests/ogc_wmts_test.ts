@@ -10,11 +10,14 @@ import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
+import { openClientPage } from "./_client_page.ts";
 import {
+  CHROMIUM,
   DEBIAN_PYTHON,
   GDAL_BIN,
   optionalTest,
   pythonImports,
+  QGIS,
   type Reference,
   reference,
 } from "./_optional.ts";
@@ -345,3 +348,94 @@ serverTest("GDAL's WMTS driver reads the layer; its pixels are the tiles'", asyn
     await Deno.remove(dir, { recursive: true });
   }
 }, GDAL_BIN);
+
+const OL_CSS = new URL("../node_modules/.deno/ol@10.10.0/node_modules/ol/ol.css", import.meta.url);
+
+serverTest(
+  "OpenLayers' WMTS source, built from our capabilities, draws the tiles in Chromium",
+  async (s) => {
+    const page = await openClientPage({
+      entry: new URL("./clients/ol_wmts_app.js", import.meta.url).href,
+      css: OL_CSS,
+    });
+    try {
+      await page.open(`${s.url}${WMTS}`);
+      const results = await page.tab.evaluate<{
+        errors: string[];
+        loaded: number;
+        layers: string[];
+        requestEncoding: string;
+      }>("globalThis.results");
+      assert.deepEqual(results.errors, []);
+      page.assertClean();
+      assert.deepEqual(results.layers, ["Recruitment"]);
+      assert.equal(results.requestEncoding, "REST");
+      assert.ok(results.loaded >= 4, `tiles loaded: ${results.loaded}`);
+      const tiles = page.requests.filter((u) => u.includes("/WMTS/tile/1.0.0/"));
+      assert.ok(
+        tiles.every((u) =>
+          /\/Recruitment\/default\/GoogleMapsCompatible\/2\/\d+\/\d+\.png$/.test(u)
+        ),
+        tiles.join("\n"),
+      );
+      // The view's centre (0, 0) is the top left corner of tile 2/2/2: the page shows its pixels.
+      const shot = await page.screenshot();
+      const [, tileBytes] = await bytes(`${s.url}${TILE}/2/2/2`);
+      const tile = PNG.sync.read(Buffer.from(tileBytes));
+      let far = 0, checked = 0;
+      for (let dy = 5; dy < 195; dy += 23) {
+        for (let dx = 5; dx < 250; dx += 31) {
+          const a = page.pixel(shot, 300 + dx, 200 + dy);
+          const i = (dy * tile.width + dx) * 4;
+          const alpha = tile.data[i + 3] / 255;
+          // Over the page's white, as the browser composes a transparent pixel.
+          const b = [0, 1, 2].map((c) => Math.round(tile.data[i + c] * alpha + 255 * (1 - alpha)));
+          checked++;
+          if (a.some((v, c) => Math.abs(v - b[c]) > 3)) far++;
+        }
+      }
+      assert.equal(far, 0, `${far} of ${checked} sampled pixels differ from tile 2/2/2`);
+    } finally {
+      await page.close();
+    }
+  },
+  CHROMIUM,
+);
+
+serverTest("QGIS's WMS provider reads the WMTS and draws tile 2/2/2 as it is", async (s) => {
+  const runtime = await Deno.makeTempDir({ prefix: "qgis-wmts-" });
+  try {
+    const out = await new Deno.Command(DEBIAN_PYTHON, {
+      args: [
+        new URL("./qgis/wmts_client.py", import.meta.url).pathname,
+        `${s.url}${WMTS}/1.0.0/WMTSCapabilities.xml`,
+        runtime,
+      ],
+      env: { QT_QPA_PLATFORM: "offscreen", XDG_RUNTIME_DIR: runtime },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const report = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.ok(report.valid, report.error);
+    assert.deepEqual(report.renderErrors, []);
+    const drawn = PNG.sync.read(Buffer.from(await Deno.readFile(report.image)));
+    const [, tileBytes] = await bytes(`${s.url}${TILE}/2/2/2`);
+    const tile = PNG.sync.read(Buffer.from(tileBytes));
+    assert.deepEqual([drawn.width, drawn.height], [256, 256]);
+    let far = 0;
+    for (let i = 0; i < tile.data.length; i += 4) {
+      const alpha = tile.data[i + 3] / 255;
+      for (let c = 0; c < 3; c++) {
+        const want = tile.data[i + c] * alpha + 255 * (1 - alpha);
+        if (Math.abs(drawn.data[i + c] - want) > 3) {
+          far++;
+          break;
+        }
+      }
+    }
+    assert.ok(far / (256 * 256) < 0.01, `${far} of 65,536 pixels differ from tile 2/2/2`);
+  } finally {
+    await Deno.remove(runtime, { recursive: true });
+  }
+}, QGIS);
