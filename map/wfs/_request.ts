@@ -204,7 +204,9 @@ function resultType(v: string | undefined): boolean {
  */
 export function xmlRequest(text: string): WfsRequest {
   const root = parseXml(text, "request body");
-  const a = (n: XmlNode, k: string) => n.attrs.get(k);
+  // Attribute names as the schemas spell them, or in any case (OWSLib writes `typenames`).
+  const a = (n: XmlNode, k: string) =>
+    n.attrs.get(k) ?? [...n.attrs].find(([name]) => name.toLowerCase() === k.toLowerCase())?.[1];
   const out: WfsRequest = {
     request: root.local,
     version: a(root, "version"),
