@@ -3,10 +3,19 @@
  * answers: OWSLib (1.1.0 and 2.0.0: contents, schemas, a BBOX GetFeature,
  * FES filters by GET and by POST, an exception) and GDAL's WFS driver
  * (`ogrinfo` of every layer; `ogr2ogr` with `-spat` and `-where`, which
- * GDAL turns into FES filters the server evaluates).
+ * GDAL turns into FES filters the server evaluates) and QGIS's WFS
+ * provider through PyQGIS (`tests/qgis/wfs_client.py`: both versions, a
+ * rectangle and a subset string).
  */
 import assert from "node:assert/strict";
-import { DEBIAN_PYTHON, GDAL_BIN, optionalTest, pythonImports, reference } from "./_optional.ts";
+import {
+  DEBIAN_PYTHON,
+  GDAL_BIN,
+  optionalTest,
+  pythonImports,
+  QGIS,
+  reference,
+} from "./_optional.ts";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { rest } from "./_rest_helpers.ts";
 
@@ -145,6 +154,41 @@ optionalTest(GDAL_BIN, {
       assert.equal(countries.fc.features[0].geometry.type, "MultiPolygon");
     } finally {
       await s.close();
+    }
+  },
+});
+
+optionalTest(QGIS, {
+  name: "QGIS's WFS provider reads both versions: fields, count, a rectangle and a subset",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const s = await startTestServer();
+    const runtime = await Deno.makeTempDir({ prefix: "qgis-wfs-" });
+    try {
+      const report = JSON.parse(
+        await run(
+          DEBIAN_PYTHON,
+          [new URL("./qgis/wfs_client.py", import.meta.url).pathname, wfsUrl(s.url)],
+          { QT_QPA_PLATFORM: "offscreen", XDG_RUNTIME_DIR: runtime },
+        ),
+      );
+      const all = await restIds(s, 0, {});
+      const inBox = await restIds(s, 0, BOX);
+      const subset = await restIds(s, 0, { where: "agency_id > 20" });
+      for (const version of ["1.1.0", "2.0.0"]) {
+        const r = report[version];
+        assert.ok(r.valid, `${version}: ${r.error}`);
+        assert.equal(r.crs, "EPSG:4326");
+        assert.deepEqual(r.fields.slice(0, 3), ["id", "title", "agency_id"]);
+        assert.equal(r.count, all.length, version);
+        assert.deepEqual(r.inRect, inBox, version);
+        assert.deepEqual(r.subset, subset, version);
+        assert.equal(r.countries, (await restIds(s, 1, {})).length);
+      }
+    } finally {
+      await s.close();
+      await Deno.remove(runtime, { recursive: true }).catch(() => {});
     }
   },
 });
