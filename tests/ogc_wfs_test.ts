@@ -423,6 +423,50 @@ Deno.test({
         assert.equal(none.status, 404);
       });
 
+      await t.step(
+        "GetPropertyValue: one property's values, as REST query gives them",
+        async () => {
+          const want = await restGeoJson(s, 1, {
+            orderByFields: "id",
+            resultRecordCount: "5",
+            returnGeometry: "false",
+          });
+          const a = await wfs(s.url, {
+            ...GF,
+            REQUEST: "GetPropertyValue",
+            TYPENAMES: POLYGONS,
+            VALUEREFERENCE: "name",
+            SORTBY: "id",
+            COUNT: "5",
+          });
+          assert.equal(a.status, 200, a.text);
+          xml(a.text, (q, n) => {
+            assert.equal(n("/wfs:ValueCollection/wfs:member"), 5);
+            assert.equal(Number(q("/wfs:ValueCollection/@numberMatched")), 241);
+            assert.match(q("/wfs:ValueCollection/@next"), /STARTINDEX=5/);
+            for (let i = 0; i < 5; i++) {
+              assert.equal(
+                q(`/wfs:ValueCollection/wfs:member[${i + 1}]`),
+                want.features[i].properties.name,
+              );
+            }
+          });
+          const shape = await wfs(s.url, {
+            ...GF,
+            REQUEST: "GetPropertyValue",
+            TYPENAMES: POINTS,
+            VALUEREFERENCE: "Shape",
+            COUNT: "1",
+          });
+          xml(shape.text, (_q, n) => assert.equal(n("//wfs:member/gml:Point"), 1));
+          assertException(
+            await wfs(s.url, { ...GF, REQUEST: "GetPropertyValue", TYPENAMES: POINTS }),
+            "MissingParameterValue",
+            "VALUEREFERENCE",
+          );
+        },
+      );
+
       await t.step("exceptions: codes, locators, escaping, never a 500", async () => {
         assertException(await wfs(s.url, { SERVICE: "WFS" }), "MissingParameterValue", "REQUEST");
         assertException(

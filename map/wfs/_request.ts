@@ -48,6 +48,8 @@ export interface WfsRequest {
   service?: string;
   /** DescribeFeatureType's type names. */
   typeNames?: string[];
+  /** GetPropertyValue's property. */
+  valueReference?: string;
   /** DescribeStoredQueries' ids. */
   storedQueryIds?: string[];
   getFeature?: GetFeatureRequest;
@@ -130,7 +132,9 @@ export function kvpRequest(query: URLSearchParams): WfsRequest {
     storedQueryIds: list(p.get("STOREDQUERY_ID")),
     requestLocator: "REQUEST",
   };
-  if (out.request.toLowerCase() !== "getfeature") return out;
+  const op = out.request.toLowerCase();
+  if (op !== "getfeature" && op !== "getpropertyvalue") return out;
+  out.valueReference = p.get("VALUEREFERENCE")?.trim() || undefined;
   const bboxText = p.get("BBOX");
   let bbox: WfsQuery["bbox"];
   if (bboxText !== undefined && bboxText.trim() !== "") {
@@ -226,7 +230,8 @@ export function xmlRequest(text: string): WfsRequest {
     out.storedQueryIds = childrenNamed(root, "StoredQueryId").map((n) => n.text.trim());
     return out;
   }
-  if (root.local !== "GetFeature") return out;
+  if (root.local !== "GetFeature" && root.local !== "GetPropertyValue") return out;
+  out.valueReference = a(root, "valueReference");
   const queries: WfsQuery[] = childrenNamed(root, "Query").map((q) => {
     const sort = childrenNamed(q, "SortBy")[0];
     return {

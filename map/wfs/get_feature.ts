@@ -171,6 +171,41 @@ interface Page {
   rows?: RecordSet;
 }
 
+/** The rows of a request's page across its queries, and how many match in all. */
+interface Collected {
+  plans: Plan[];
+  pages: Page[];
+  matched: number;
+  /** The page size asked for (capped at maxRecordCount). */
+  count: number;
+}
+
+async function collect(scope: WfsScope, req: GetFeatureRequest): Promise<Collected> {
+  const plans = req.queries.flatMap((q) => plan(scope, q));
+  const max = serviceLimits(scope.service).maxRecordCount;
+  const count = Math.min(req.count ?? max, max);
+  let matched = 0;
+  const pages: Page[] = [];
+  let skip = req.startIndex;
+  let room = req.hits ? 0 : count;
+  for (const p of plans) {
+    const n = p.empty
+      ? 0
+      : await LAYER_QUERY_OPERATIONS.QueryFeatureCount2(request(scope, p), scope.ctx);
+    matched += n;
+    if (room > 0 && skip < n) {
+      const rows = queryFeatureSet(
+        { ...request(scope, p), ResultOffset: skip, ResultRecordCount: Math.min(room, n - skip) },
+        scope.ctx,
+      );
+      room -= rows.features.length;
+      pages.push({ plan: p, rows });
+    }
+    skip = Math.max(0, skip - n);
+  }
+  return { plans, pages, matched, count };
+}
+
 /** What {@link getFeature} needs besides the request. */
 export interface GetFeatureOptions {
   version: WfsVersion;
@@ -206,6 +241,16 @@ function jsonFeature(p: Plan, f: Feature, r: RecordSet): Record<string, unknown>
   };
 }
 
+function geometryGml(p: Plan, g: Geometry, id: string, v2: boolean): string {
+  const multi = p.type.layer.geometryType === "Polyline" || p.type.layer.geometryType === "Polygon";
+  return gmlGeometry(geoJsonGeometry(g, (q) => axes(p.crs, q)), {
+    version: v2 ? "3.2" : "3.1.1",
+    srsName: p.crs.urn,
+    id,
+    multi,
+  });
+}
+
 function gmlFeature(scope: WfsScope, p: Plan, f: Feature, r: RecordSet, v2: boolean): string {
   const pre = scope.prefix;
   const id = `${p.type.local}.${f.id}`;
@@ -213,14 +258,7 @@ function gmlFeature(scope: WfsScope, p: Plan, f: Feature, r: RecordSet, v2: bool
   const parts = vals.map(([k, v]) => `<${pre}:${k}>${escapeText(String(v))}</${pre}:${k}>`);
   const g = p.geometry ? projected(f, r, p.crs) : null;
   if (g) {
-    const multi = p.type.layer.geometryType === "Polyline" ||
-      p.type.layer.geometryType === "Polygon";
-    const gml = gmlGeometry(geoJsonGeometry(g, (q) => axes(p.crs, q)), {
-      version: v2 ? "3.2" : "3.1.1",
-      srsName: p.crs.urn,
-      id: `${id}.geom`,
-      multi,
-    });
+    const gml = geometryGml(p, g, `${id}.geom`, v2);
     // The geometry follows the id field, as the schema orders them.
     parts.splice(
       vals.length && vals[0][0] === p.type.fields[0].xml ? 1 : 0,
@@ -247,28 +285,7 @@ export async function getFeature(
   opts: GetFeatureOptions,
 ): Promise<WfsReply> {
   const kind = outputKind(req.outputFormat, opts.version);
-  const plans = req.queries.flatMap((q) => plan(scope, q));
-  const max = serviceLimits(scope.service).maxRecordCount;
-  const count = Math.min(req.count ?? max, max);
-  let matched = 0;
-  const pages: Page[] = [];
-  let skip = req.startIndex;
-  let room = req.hits ? 0 : count;
-  for (const p of plans) {
-    const n = p.empty
-      ? 0
-      : await LAYER_QUERY_OPERATIONS.QueryFeatureCount2(request(scope, p), scope.ctx);
-    matched += n;
-    if (room > 0 && skip < n) {
-      const rows = queryFeatureSet(
-        { ...request(scope, p), ResultOffset: skip, ResultRecordCount: Math.min(room, n - skip) },
-        scope.ctx,
-      );
-      room -= rows.features.length;
-      pages.push({ plan: p, rows });
-    }
-    skip = Math.max(0, skip - n);
-  }
+  const { plans, pages, matched, count } = await collect(scope, req);
   const returned = pages.reduce((s, p) => s + (p.rows?.features.length ?? 0), 0);
   const timeStamp = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
   const more = !req.hits && req.startIndex + returned < matched && count > 0;
@@ -372,4 +389,60 @@ export function getFeatureById(
     )
   }\n`;
   return { status: 200, contentType: "application/gml+xml; version=3.2; charset=utf-8", body };
+}
+
+/**
+ * GetPropertyValue (WFS 2.0.0): the values of one property (`valueReference`)
+ * of the features a GetFeature of the same queries would page, as a
+ * `wfs:ValueCollection`; features without a value give no member.
+ *
+ * @example
+ * ```ts ignore
+ * await getPropertyValue(scope, req.getFeature!, "title", {});
+ * ```
+ */
+export async function getPropertyValue(
+  scope: WfsScope,
+  req: GetFeatureRequest,
+  valueReference: string,
+  opts: { pageUrl?: (startIndex: number) => string },
+): Promise<WfsReply> {
+  const { plans, pages, matched, count } = await collect(scope, req);
+  const props = plans.map((p) => findProperty(p.type, valueReference, "VALUEREFERENCE"));
+  const members: string[] = [];
+  let returned = 0;
+  for (const { plan: p, rows } of pages) {
+    const prop = props[plans.indexOf(p)];
+    for (const f of rows!.features) {
+      returned++;
+      if (prop === "geometry") {
+        const g = projected(f, rows!, p.crs);
+        if (g) {
+          members.push(
+            `<wfs:member>${geometryGml(p, g, `${p.type.local}.${f.id}.geom`, true)}</wfs:member>`,
+          );
+        }
+        continue;
+      }
+      const raw = prop.type === "OID"
+        ? f.id
+        : fieldValue(f.attributes[prop.name] ?? null, prop.type);
+      if (raw === null || raw === undefined) continue;
+      const v = raw instanceof Date ? raw.toISOString() : String(raw);
+      members.push(`<wfs:member>${escapeText(v)}</wfs:member>`);
+    }
+  }
+  const more = !req.hits && req.startIndex + returned < matched && count > 0;
+  const next = more && opts.pageUrl
+    ? ` next="${escapeAttr(opts.pageUrl(req.startIndex + returned))}"`
+    : "";
+  const timeStamp = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const body = `<?xml version="1.0" encoding="UTF-8"?>
+<wfs:ValueCollection xmlns:wfs="http://www.opengis.net/wfs/2.0" xmlns:gml="http://www.opengis.net/gml/3.2" timeStamp="${timeStamp}" numberMatched="${matched}" numberReturned="${
+    req.hits ? 0 : members.length
+  }"${next}>
+${members.join("\n")}
+</wfs:ValueCollection>
+`;
+  return { status: 200, contentType: "text/xml; charset=utf-8", body };
 }

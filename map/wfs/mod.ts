@@ -2,8 +2,8 @@
  * The WFS face (OGC WFS 2.0.0 and 1.1.0) of the map services, at ArcGIS
  * Server's URL for a MapServer's WFS capability,
  * `/arcgis/services/{Service}/MapServer/WFSServer`: GetCapabilities,
- * DescribeFeatureType, GetFeature (KVP, or an XML body), and for 2.0.0 the
- * GetFeatureById stored query, answered by the same query operations
+ * DescribeFeatureType, GetFeature (KVP, or an XML body), and for 2.0.0
+ * GetPropertyValue and the GetFeatureById stored query, answered by the same query operations
  * (map/ops) the SOAP and REST faces call. Every refusal is an OWS
  * ExceptionReport; nothing here knows HTTP beyond a status and a content
  * type.
@@ -18,7 +18,7 @@ import { kvpRequest, type WfsRequest, type WfsVersion, xmlRequest } from "./_req
 import type { WfsReply } from "./_reply.ts";
 import { getCapabilities } from "./capabilities.ts";
 import { describeFeatureType } from "./describe.ts";
-import { getFeature, getFeatureById } from "./get_feature.ts";
+import { getFeature, getFeatureById, getPropertyValue } from "./get_feature.ts";
 import { describeStoredQueries, GET_FEATURE_BY_ID, listStoredQueries } from "./_stored_queries.ts";
 
 export type { WfsReply } from "./_reply.ts";
@@ -178,6 +178,18 @@ export async function answerWfs(
           pageUrl: "query" in input ? pager(input.query, endpoint) : undefined,
         });
       }
+      case "getpropertyvalue":
+        if (!v2) break;
+        if (!r.valueReference) {
+          throw new WfsError(
+            "MissingParameterValue",
+            "VALUEREFERENCE is missing.",
+            "VALUEREFERENCE",
+          );
+        }
+        return await getPropertyValue(scope, r.getFeature!, r.valueReference, {
+          pageUrl: "query" in input ? pager(input.query, endpoint) : undefined,
+        });
       case "liststoredqueries":
         if (v2) return listStoredQueries(scope);
         break;
@@ -188,7 +200,7 @@ export async function answerWfs(
     throw new WfsError(
       "OperationNotSupported",
       `REQUEST "${r.request}" is not supported; use GetCapabilities, DescribeFeatureType or GetFeature${
-        v2 ? " (or ListStoredQueries, DescribeStoredQueries)" : ""
+        v2 ? " (or GetPropertyValue, ListStoredQueries, DescribeStoredQueries)" : ""
       }.`,
       r.requestLocator,
     );
