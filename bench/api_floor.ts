@@ -12,7 +12,7 @@
  * Each run also reads the server's CPU time (all threads, /proc) per request:
  * "floor / ours CPU a request" is the throughput ratio a quiet machine whose
  * server is the bottleneck would show, and moves less than req/s with other
- * processes' load. Prints the Markdown table bench/README.md keeps: runs,
+ * processes' load. Prints the Markdown table bench/README.md history in git keeps: runs,
  * load, commit.
  *
  * ```

@@ -26,7 +26,7 @@
  * byte; MapServer's is `map.draw()` plus PNG encoding in its process.
  *
  * It prints each view's times on stderr and, at the end, the table for
- * bench/README.md (one row per data set and run: total ours/MapServer and the
+ * bench/README.md history in git (one row per data set and run: total ours/MapServer and the
  * worst view's ratio, cold and warm, with the load average and commit: `--root`'s
  * HEAD, or `--commit` for a checkout without git, e.g. one written by `git archive`).
  * `RENDER_TRACE=1` in the environment makes the server trace each job

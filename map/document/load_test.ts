@@ -295,11 +295,13 @@ Deno.test("the format is published as a JSON Schema", () => {
   assert.deepEqual((schema.required as string[]).sort(), ["maps", "name"]);
 });
 
-Deno.test("the README's example document is valid", async () => {
-  const md = await Deno.readTextFile(new URL("./README.md", import.meta.url));
-  const json = md.split("```json")[1].split("```")[0];
-  const doc = validateMapDocument(JSON.parse(json), "README.md");
-  assert.equal(doc.maps[0].layers[0].source.type, "geopackage");
+Deno.test("the example documents of the README and docs/map-documents.md are valid", async () => {
+  for (const page of ["../../README.md", "../../docs/map-documents.md"]) {
+    const md = await Deno.readTextFile(new URL(page, import.meta.url));
+    const json = md.split("```json")[1].split("```")[0];
+    const doc = validateMapDocument(JSON.parse(json), page);
+    assert.equal(doc.maps[0].layers[0].source.type, "geopackage", page);
+  }
 });
 
 Deno.test("source paths may not leave the maps folder unless allowed", async () => {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
 import type {
   FeatureExtentArea,
@@ -222,14 +223,7 @@ function featureExtent(
     if (!f.geometry) continue;
     const e = geometryExtent(toWkid(f.geometry, layer.source.wkid, wkid));
     if (!e) continue;
-    box = box
-      ? {
-        xmin: Math.min(box.xmin, e.xmin),
-        ymin: Math.min(box.ymin, e.ymin),
-        xmax: Math.max(box.xmax, e.xmax),
-        ymax: Math.max(box.ymax, e.ymax),
-      }
-      : e;
+    box = unionExtent(box, e);
   }
   if (!box) {
     throw new InvalidRequestError(

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type {
@@ -87,8 +88,6 @@ function displayName(layer: MapLayer, f: Feature): string {
   return formatValue(f.attributes[field.name] ?? null, field.type);
 }
 
-const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
-
 /** The first field of `fields` whose value matches, or null. */
 function firstMatch(
   f: Feature,
@@ -104,7 +103,7 @@ function firstMatch(
     if (field.type === "String") {
       const s = String(v);
       if (contains ? s.toUpperCase().includes(upper) : s === text) return { field, value: s };
-    } else if (NUMERIC.has(field.type) && asNumber !== null && Number(v) === asNumber) {
+    } else if (NUMERIC_FIELD_TYPES.has(field.type) && asNumber !== null && Number(v) === asNumber) {
       return { field, value: String(v) };
     }
   }
@@ -142,7 +141,7 @@ function findCondition(fields: FieldInfo[], text: string, contains: boolean): Wh
           }
           : { kind: "compare", op: "=", left: ref, right: { kind: "literal", value: text } },
       );
-    } else if (field.type !== "OID" && NUMERIC.has(field.type) && asNumber !== null) {
+    } else if (field.type !== "OID" && NUMERIC_FIELD_TYPES.has(field.type) && asNumber !== null) {
       parts.push({
         kind: "compare",
         op: "=",

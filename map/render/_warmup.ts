@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import { heapBytes, type Kit } from "./_canvaskit.ts";
 import { renderMap } from "./draw_map.ts";
 import { layerDefinition } from "./_draw_layer.ts";
@@ -28,14 +29,7 @@ function mapExtent(map: RenderMap): Extent | null {
     if (normalizeWkid(l.source.wkid) !== normalizeWkid(map.wkid)) continue;
     const e = l.source.extent();
     if (!e || ![e.xmin, e.ymin, e.xmax, e.ymax].every(Number.isFinite)) continue;
-    out = out
-      ? {
-        xmin: Math.min(out.xmin, e.xmin),
-        ymin: Math.min(out.ymin, e.ymin),
-        xmax: Math.max(out.xmax, e.xmax),
-        ymax: Math.max(out.ymax, e.ymax),
-      }
-      : { ...e };
+    out = unionExtent(out, e);
   }
   return out && out.xmax > out.xmin && out.ymax > out.ymin ? out : null;
 }

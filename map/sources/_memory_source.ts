@@ -10,7 +10,7 @@ import type { Extent, Feature, FieldInfo, LayerGeometryType } from "../types.ts"
 import type { AttributeValue } from "../types.ts";
 import type { FeatureQuery, FeatureSource } from "./source.ts";
 import { evaluate } from "../query/mod.ts";
-import { bboxOf } from "../geo/relate.ts";
+import { bboxOf, unionExtent } from "../geo/relate.ts";
 
 /** What a memory source is made of. */
 export interface MemorySourceConfig {
@@ -103,14 +103,7 @@ export class MemoryFeatureSource implements FeatureSource {
     let e: Extent | null = null;
     for (const b of this.boxes) {
       if (!b) continue;
-      e = e
-        ? {
-          xmin: Math.min(e.xmin, b.xmin),
-          ymin: Math.min(e.ymin, b.ymin),
-          xmax: Math.max(e.xmax, b.xmax),
-          ymax: Math.max(e.ymax, b.ymax),
-        }
-        : { ...b };
+      e = unionExtent(e, b);
     }
     this.fullExtent = e;
     this.grid = e && !cfg.index ? buildGrid(this.boxes, e) : null;
