@@ -2,8 +2,9 @@
  * Real WFS clients read the demo server's WFS and get what REST query
  * answers: OWSLib (1.1.0 and 2.0.0: contents, schemas, a BBOX GetFeature,
  * FES filters by GET and by POST, an exception) and GDAL's WFS driver
- * (`ogrinfo` of every layer; `ogr2ogr` with `-spat` and `-where`, which
- * GDAL turns into FES filters the server evaluates) and QGIS's WFS
+ * (`ogrinfo` of every layer; `ogr2ogr` with `-spat` and `-where` in 2.0.0
+ * and 1.1.0, which GDAL turns into FES 2.0 / Filter Encoding 1.1 filters the
+ * server evaluates) and QGIS's WFS
  * provider through PyQGIS (`tests/qgis/wfs_client.py`: both versions, a
  * rectangle and a subset string).
  */
@@ -118,8 +119,9 @@ optionalTest(GDAL_BIN, {
       assert.match(info, /agency_id: Integer/);
       assert.match(info, /published: DateTime/);
       const read = async (...args: string[]) => {
+        const source = args[0].startsWith("?") ? args.shift() : "";
         const cmd = new Deno.Command("ogr2ogr", {
-          args: ["-f", "GeoJSON", "/vsistdout/", `WFS:${wfsUrl(s.url)}`, ...args],
+          args: ["-f", "GeoJSON", "/vsistdout/", `WFS:${wfsUrl(s.url)}${source}`, ...args],
           env,
           stdout: "piped",
           stderr: "piped",
@@ -149,6 +151,20 @@ optionalTest(GDAL_BIN, {
       );
       // GDAL sent the condition to the server as an FES filter, not evaluated it itself.
       assert.match(where.log, /FILTER=[^ ]*PropertyIsGreaterThan/);
+      // WFS 1.1.0: Filter Encoding 1.1, the box as a gml:Box with gml:coordinates.
+      const where11 = await read(
+        "?VERSION=1.1.0",
+        "Recruitment:Конкурсы",
+        "-spat",
+        "30",
+        "50",
+        "40",
+        "60",
+        "-where",
+        "agency_id > 20",
+      );
+      assert.match(where11.log, /VERSION=1\.1\.0[^ ]*FILTER=[^ ]*gml:Box/);
+      assert.deepEqual(ids(where11.fc), await restIds(s, 0, { ...BOX, where: "agency_id > 20" }));
       const countries = await read("Recruitment:Страны", "-where", "name = 'Russia'");
       assert.equal(countries.fc.features.length, 1);
       assert.equal(countries.fc.features[0].geometry.type, "MultiPolygon");
