@@ -33,6 +33,7 @@ import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
 import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
 import { wmtsRoutes } from "./routes/ogc_wmts.ts";
 import { ogcWmsRoutes } from "./routes/ogc_wms.ts";
+import { ogcWfsRoutes } from "./routes/ogc_wfs.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -291,6 +292,12 @@ async function serveOn(
         baseUrl: (req) => baseUrl(req, urls),
         bodyBudget,
         onError: (err) => console.error(`${new Date().toISOString()} WMS failed:`, err),
+      }),
+      ...ogcWfsRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
+        onError: (err) => console.error(`${new Date().toISOString()} WFS failed:`, err),
       }),
       ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
