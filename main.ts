@@ -26,8 +26,14 @@ import {
   YoungCollector,
 } from "./routes/mod.ts";
 import { arcgisRoutes, BodyBudget } from "./routes/arcgis.ts";
+import { MapDocumentError } from "./map/document/mod.ts";
+import { createSoapFace } from "./map/soap/server.ts";
 import { arcgisFileRoutes } from "./routes/arcgis_files.ts";
 import { arcgisRestRoutes } from "./routes/arcgis_rest.ts";
+import { ogcFeaturesRoutes } from "./routes/ogc_features.ts";
+import { wmtsRoutes } from "./routes/ogc_wmts.ts";
+import { ogcWmsRoutes } from "./routes/ogc_wms.ts";
+import { ogcWfsRoutes } from "./routes/ogc_wfs.ts";
 import { homeRoutes } from "./routes/home.ts";
 import { serveHttp, SERVER_DEFAULTS } from "./routes/server.ts";
 import { bodyTimeoutResponse } from "./routes/timeout_response.ts";
@@ -48,6 +54,7 @@ import {
   CatalogOpenError,
   type CollectionName,
   COLLECTIONS,
+  COMPETITION_CATALOG_MODULE,
   createDemoDatabase,
   ImportError,
   importFiles,
@@ -207,6 +214,7 @@ async function serveOn(
     mapsDir: opts.mapsDir,
     catalog,
     catalogPath: opts.dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside: opts.allowMapPathsOutside,
   });
   const closeServices = () => services.forEach((s) => s.close?.());
@@ -221,9 +229,12 @@ async function serveOn(
       mapsDir: opts.mapsDir,
       allowPathsOutside: opts.allowMapPathsOutside,
       catalogPath: opts.dbPath,
+      catalogModule: COMPETITION_CATALOG_MODULE,
       size: opts.renderWorkers,
       lazy: true,
       heapLimitMb: opts.renderHeapMb,
+      // RENDER_TRACE=1: one line per drawing job on stderr (queue wait, worker, its state).
+      trace: Deno.env.get("RENDER_TRACE") ? (line) => console.error(line) : undefined,
     });
   started.push(() => renderer.close());
   // Tiles live beside the database they were drawn from; the catalogue tells
@@ -246,6 +257,8 @@ async function serveOn(
     renderer,
     tiles,
     output,
+  });
+  const soap = createSoapFace(maps, {
     onError: (err, op) =>
       console.error(`${new Date().toISOString()} SOAP ${op ?? "request"} failed:`, err),
   });
@@ -273,8 +286,29 @@ async function serveOn(
           ...s.maps.map((m) => m.name).filter((n) => n !== s.defaultMapName),
         ],
       }))),
-      ...arcgisRoutes({ maps, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
+      // Before the SOAP routes' 405 fallbacks and the catch-all REST routes.
+      ...ogcWmsRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
+        onError: (err) => console.error(`${new Date().toISOString()} WMS failed:`, err),
+      }),
+      ...ogcWfsRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        bodyBudget,
+        onError: (err) => console.error(`${new Date().toISOString()} WFS failed:`, err),
+      }),
+      ...arcgisRoutes({ maps, soap, baseUrl: (req) => baseUrl(req, urls), bodyBudget }),
       ...arcgisFileRoutes({ maps, outputDir }),
+      ...wmtsRoutes({ maps, baseUrl: (req) => baseUrl(req, urls) }),
+      // Before the REST routes, which answer everything below /arcgis/rest.
+      ...ogcFeaturesRoutes({
+        maps,
+        baseUrl: (req) => baseUrl(req, urls),
+        onError: (err, path) =>
+          console.error(`${new Date().toISOString()} OGC API ${path} failed:`, err),
+      }),
       ...arcgisRestRoutes({
         maps,
         baseUrl: (req) => baseUrl(req, urls),
@@ -348,6 +382,18 @@ const USAGE = `Usage:
   main.ts demo [--db PATH] [--scale VACANCIES] [--force]
   main.ts seed-tiles [--levels 0-6] [--service NAME] [--map NAME] [--db PATH] [--maps DIR] [--tiles-dir DIR]
                      [--allow-map-paths-outside]`;
+
+/** The usage lines of one command (its first line and the indented lines after it). */
+function usageOf(command: string): string | undefined {
+  const lines = USAGE.split("\n").slice(1);
+  const start = lines.findIndex((l) => l.startsWith(`  main.ts ${command} `));
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && l.startsWith("  main.ts "));
+  const doc = ["serve", "seed-tiles"].includes(command)
+    ? "docs/operations.md and docs/map-documents.md"
+    : "docs/data.md";
+  return `Usage:\n${lines.slice(start, end < 0 ? undefined : end).join("\n")}\n\nSee ${doc}.`;
+}
 
 /**
  * `fn` as a callback that logs what it throws instead of letting it end the
@@ -724,6 +770,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
     mapsDir: values.maps,
     catalog,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const service = values.service === undefined
@@ -738,6 +785,7 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   const pool = documentRenderPool({
     mapsDir: values.maps,
     catalogPath: values.db,
+    catalogModule: COMPETITION_CATALOG_MODULE,
     allowPathsOutside,
   });
   const tiles = new TileCaches({
@@ -747,7 +795,12 @@ async function seedTilesCommand(args: string[]): Promise<number> {
   });
   const t0 = performance.now();
   try {
-    const p = await tiles.seed({ service, map: values.map, levels, onProgress: progressPrinter() });
+    const p = await tiles.seed({
+      service,
+      map: values.map,
+      levels,
+      onProgress: progressPrinter(progressBar("tiles")),
+    });
     const s = (performance.now() - t0) / 1000;
     console.log(
       `${p.total} tiles of ${service.name} (${p.rendered} rendered, the rest already stored) in ${
@@ -786,7 +839,14 @@ class UsageError extends Error {}
 
 /** Runs a command line; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {
-  const [command = "serve", ...rest] = argv[0]?.startsWith("-") ? ["serve", ...argv] : argv;
+  const [command = "serve", ...rest] = argv[0]?.startsWith("-") && argv[0] !== "--help"
+    ? ["serve", ...argv]
+    : argv;
+  const usage = usageOf(command);
+  if (usage && rest.some((a) => a === "--help" || a === "-h")) {
+    console.log(usage);
+    return 0;
+  }
   try {
     switch (command) {
       case "serve":
@@ -812,6 +872,23 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof CatalogOpenError) {
       console.error(err.message);
+      return 1;
+    }
+    // Start-up failures a user can fix: one line naming what to change, no stack trace.
+    if (err instanceof MapDocumentError) {
+      console.error(`Cannot start: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable) {
+      console.error(
+        `Cannot start: ${err.message}; another process holds that address, choose another --port or --host.`,
+      );
+      return 1;
+    }
+    if (err instanceof Deno.errors.PermissionDenied && command === "serve") {
+      console.error(
+        `Cannot start: ${err.message} (ports below 1024 need privileges; choose --port 1024 or above).`,
+      );
       return 1;
     }
     if (

@@ -16,7 +16,8 @@
  * One read transaction is held for the process's life (the file is not
  * written during a benchmark), so no statement pays for the WAL read lock;
  * counts are read once at start. No validation, no headers beyond
- * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB]`.
+ * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB]`
+ * (prints `ready PORT` once listening).
  *
  * @module
  */
@@ -84,7 +85,8 @@ Deno.serve(
   {
     port: Number(portText),
     hostname: "127.0.0.1",
-    onListen: () => console.log("ready"),
+    // Port 0 picks a free port: say which.
+    onListen: ({ port }) => console.log(`ready ${port}`),
   },
   (req) => {
     const url = new URL(req.url);

@@ -12,6 +12,8 @@ export interface LoadResult {
   p99Ms: number;
   p50Ms: number;
   errors: number;
+  /** Requests completed (wrk only). */
+  requests?: number;
 }
 
 /** A process started for benchmarking. */
@@ -24,11 +26,13 @@ export interface BenchProcess {
 /**
  * Starts `deno run -A <args>` and waits until stdout prints a line matching
  * `ready`. The process's stderr goes to ours, or appended to `stderrFile`.
+ * `url` is the server's, or read from the match (a server started on port 0
+ * prints the port it got).
  */
 export async function startProcess(
   args: string[],
   ready: RegExp,
-  url: string,
+  url: string | ((match: RegExpExecArray) => string),
   stderrFile?: string,
   env?: Record<string, string>,
 ): Promise<BenchProcess> {
@@ -44,7 +48,8 @@ export async function startProcess(
   }
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buf = "";
-  while (!ready.test(buf)) {
+  let match: RegExpExecArray | null;
+  while ((match = ready.exec(buf)) === null) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`process exited before it was ready: ${buf}`);
     buf += value;
@@ -55,7 +60,7 @@ export async function startProcess(
   })().catch(() => {});
   return {
     child,
-    url,
+    url: typeof url === "string" ? url : url(match),
     async stop() {
       try {
         child.kill("SIGTERM");
@@ -64,6 +69,27 @@ export async function startProcess(
     },
   };
 }
+
+/**
+ * CPU time a process has used so far (user + system, all its threads), in
+ * ms, from /proc: taken around a run, it tells the server's cost per request
+ * even when other processes share the cores.
+ *
+ * @example
+ * ```ts
+ * import { cpuMs } from "./_load.ts";
+ * cpuMs(Deno.pid); // e.g. 1234.5
+ * ```
+ */
+export function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / CLOCK_TICKS;
+}
+
+/** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
+const CLOCK_TICKS = 100;
 
 /** Resident set size and its peak, in MiB, from /proc. */
 export function rssMiB(pid: number): { rss: number; peak: number } {
@@ -135,7 +161,8 @@ export async function load(
       /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/,
     );
     const errors = non2xx + (sockErr ? sockErr.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-    return { rps, p99Ms: p99, p50Ms: p50, errors };
+    const requests = Number(text.match(/(\d+) requests in/)?.[1]);
+    return { rps, p99Ms: p99, p50Ms: p50, errors, requests };
   }
   const { default: autocannon } = await import("autocannon");
   // deno-lint-ignore no-explicit-any

@@ -40,8 +40,7 @@
 import { parseArgs } from "node:util";
 import { existsSync, mkdirSync } from "node:fs";
 import { load, type LoadResult, rssMiB, startEnv, startProcess, startV8Flags } from "./_load.ts";
-import { openCatalog } from "../data/mod.ts";
-import { prng } from "./_random.ts";
+import { mixPaths, type Workload, writeLuaPaths } from "./_api_mix_paths.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -88,64 +87,15 @@ if (!existsSync(values.db)) {
   if (!st.success) Deno.exit(1);
 }
 
-/** The request paths of the mix, valid against this database. */
-function mixPaths(count: number, seed: number): string[] {
-  const random = prng(seed);
-  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-  const catalog = openCatalog(values["paths-db"] ?? values.db, { readonly: true });
-  try {
-    const pages = (n: number) => Math.max(1, Math.ceil(n / 10));
-    const vacancyPages = Math.min(100_000, pages(catalog.count("vacancies")));
-    const competitionPages = pages(catalog.count("competitions"));
-    const agencies = catalog.agencies().map((doc) => JSON.parse(doc).id as number)
-      .map((id) => ({ id, pages: pages(catalog.count("vacancies", { agency: [id] })) }))
-      .filter((a) => a.pages > 0);
-    const words = ["специалист", "эксперт", "консультант", "инженер", "аудит", "отдел"]
-      .map((word) => ({
-        word,
-        pages: Math.min(1000, pages(catalog.count("vacancies", { search: word }))),
-      }))
-      .filter((w) => w.pages > 1);
-    const salaryPages = pages(
-      catalog.count("vacancies", { ordering: [{ field: "salary_from", desc: false }] }),
-    );
-    const seqToId = catalog.db.prepare("SELECT id FROM vacancy_list WHERE seq = ?");
-    const maxSeq = catalog.count("vacancies");
-    const out: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const r = values.workload === "pages"
-        ? 0
-        : values.workload === "details"
-        ? 85
-        : random() * 100;
-      if (r < 40) out.push(`/api/v1/vacancies/?page=${int(1, vacancyPages)}`);
-      else if (r < 60) {
-        const a = agencies[int(0, agencies.length - 1)];
-        out.push(`/api/v1/vacancies/?agency=${a.id}&page=${int(1, a.pages)}`);
-      } else if (r < 70) {
-        const w = words[int(0, words.length - 1)];
-        out.push(`/api/v1/vacancies/?search=${encodeURIComponent(w.word)}&page=${int(1, w.pages)}`);
-      } else if (r < 80) {
-        const order = random() < 0.5 ? "salary_from" : "-salary_from";
-        out.push(`/api/v1/vacancies/?ordering=${order}&page=${int(1, salaryPages)}`);
-      } else if (r < 90) {
-        const row = seqToId.get(int(1, maxSeq)) as { id: number };
-        out.push(`/api/v1/vacancies/${row.id}/`);
-      } else out.push(`/api/v1/competitions/?page=${int(1, competitionPages)}`);
-    }
-    return out;
-  } finally {
-    catalog.close();
-  }
-}
-
 mkdirSync("var/bench", { recursive: true });
 const pathsFile = `${Deno.cwd()}/var/bench/api_mix_paths.lua`;
-const paths = mixPaths(Number(values.requests), Number(values.seed));
-await Deno.writeTextFile(
-  pathsFile,
-  `return {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join("\n")}\n}\n`,
+const paths = mixPaths(
+  values["paths-db"] ?? values.db,
+  Number(values.requests),
+  Number(values.seed),
+  values.workload as Workload,
 );
+await writeLuaPaths(pathsFile, paths);
 const wrkOpts = { threads: 2, script: luaScript, env: { API_MIX_PATHS: pathsFile } };
 
 const ports = { cached: 18710, uncached: 18711, baseline: 18712, floor: 18713 };

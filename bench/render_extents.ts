@@ -53,12 +53,18 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { openWorldAtlas } from "../map/sources/world_atlas.ts";
-import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
-import { COLOURS, mapfile } from "./_mapfile.ts";
-import { startEnv, startV8Flags } from "./_load.ts";
+import {
+  type DataSet,
+  dataSets,
+  exportBody,
+  mapfileOf,
+  prepareDataSet,
+  randomViews,
+  startExtentsServer,
+  type View,
+  VIEW_H,
+  VIEW_W,
+} from "./_extents.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -77,131 +83,6 @@ const { values: args } = parseArgs({
     idle: { type: "string", default: "0" },
   },
 });
-const DIR = resolve("var/bench/extents");
-const W = 1024, H = 768;
-const { land: LAND, edge: EDGE, sea: SEA, dot: DOT } = COLOURS;
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Box = [number, number, number, number];
-interface View {
-  level: number;
-  box: Box;
-}
-
-/** `n` views in 4:3, an equal share per level (360° .. 3° wide), shuffled. */
-function randomViews(n: number, seed: number): View[] {
-  const rnd = prng(seed);
-  const views: View[] = [];
-  for (let i = 0; i < n; i++) {
-    const level = i % 5;
-    const w = 360 * (3 / 360) ** (level / 4), h = w * 0.75;
-    const cx = w >= 360 ? 0 : -180 + w / 2 + rnd() * (360 - w);
-    const cy = -90 + h / 2 + rnd() * (180 - h);
-    views.push({ level, box: [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2] });
-  }
-  for (let i = views.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [views[i], views[j]] = [views[j], views[i]];
-  }
-  return views;
-}
-
-interface DataSet {
-  key: string;
-  service: string;
-  table: string;
-  polygon: boolean;
-  label: string;
-}
-
-const DATA: DataSet[] = [
-  {
-    key: "countries50",
-    service: "Countries50",
-    table: "countries",
-    polygon: true,
-    label: "Natural Earth 50m countries",
-  },
-  {
-    key: "land",
-    service: "Land",
-    table: "land",
-    polygon: true,
-    label: "countries-land-10m (8.2M vertices, 977k rings)",
-  },
-  { key: "points", service: "Points", table: "points", polygon: false, label: "100,000 points" },
-];
-
-/** Each data set is its own maps directory, so a server loads (and prepares) only that one. */
-const dirOf = (d: DataSet) => join(DIR, d.key);
-
-async function prepare(d: DataSet): Promise<void> {
-  mkdirSync(dirOf(d), { recursive: true });
-  const gpkg = join(dirOf(d), `${d.key}.gpkg`);
-  if (!existsSync(gpkg)) {
-    if (d.key === "land") {
-      throw new Error(`${gpkg} is missing: prepare it with ogr2ogr as this script's header says.`);
-    }
-    if (d.key === "countries50") {
-      const src = await openWorldAtlas({ scale: "50m", object: "countries" });
-      writeGeoPackageLayer(
-        gpkg,
-        { table: d.table, geometryType: "Polygon", fields: [] },
-        src.query({}).map((f) => ({ attributes: {}, geometry: f.geometry })),
-      );
-    } else {
-      const rnd = prng(7);
-      writeGeoPackageLayer(
-        gpkg,
-        { table: d.table, geometryType: "Point", fields: [] },
-        Array.from({ length: 100_000 }, () => ({
-          attributes: {},
-          geometry: { type: "Point" as const, x: -180 + 360 * rnd(), y: -85 + 170 * rnd() },
-        })),
-      );
-    }
-  }
-  const symbol = d.polygon
-    ? {
-      type: "simple-fill",
-      color: LAND,
-      outline: { type: "simple-line", color: EDGE, width: 0.5 },
-    }
-    : { type: "simple-marker", style: "circle", color: DOT, size: 5 };
-  Deno.writeTextFileSync(
-    join(dirOf(d), `${d.service}.json`),
-    JSON.stringify({
-      name: d.service,
-      maps: [{
-        name: "Layers",
-        wkid: 4326,
-        backgroundColor: SEA,
-        fullExtent: { xmin: -180, ymin: -90, xmax: 180, ymax: 90 },
-        layers: [{
-          name: d.table,
-          source: { type: "geopackage", path: `${d.key}.gpkg`, table: d.table },
-          renderer: { type: "simple", symbol },
-        }],
-      }],
-    }),
-  );
-  Deno.writeTextFileSync(
-    join(dirOf(d), `${d.key}.map`),
-    mapfile(W, H, [{ path: gpkg, table: d.table, polygon: d.polygon }]),
-  );
-}
-
 /** Two passes of MapServer over the views, in one warm mapscript process. */
 async function mapserver(d: DataSet, views: View[]): Promise<number[][]> {
   const child = new Deno.Command("/usr/bin/python3", {
@@ -213,7 +94,7 @@ async function mapserver(d: DataSet, views: View[]): Promise<number[][]> {
   const w = child.stdin.getWriter();
   await w.write(
     new TextEncoder().encode(JSON.stringify({
-      mapfile: join(dirOf(d), `${d.key}.map`),
+      mapfile: mapfileOf(d),
       extents: views.map((v) => v.box),
       passes: 2,
     })),
@@ -222,21 +103,6 @@ async function mapserver(d: DataSet, views: View[]): Promise<number[][]> {
   const out = await child.output();
   if (!out.success) throw new Error(`mapscript failed: ${new TextDecoder().decode(out.stderr)}`);
   return JSON.parse(new TextDecoder().decode(out.stdout)).passes;
-}
-
-function exportBody(box: Box): string {
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope ` +
-    `xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" ` +
-    `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ` +
-    `xmlns:e="http://www.esri.com/schemas/ArcGIS/10.3"><soap:Body>` +
-    `<e:ExportMapImage><MapDescription><Name>Layers</Name>` +
-    `<MapArea xsi:type="e:MapExtent"><Extent xsi:type="e:EnvelopeN"><XMin>${box[0]}</XMin>` +
-    `<YMin>${box[1]}</YMin><XMax>${box[2]}</XMax><YMax>${box[3]}</YMax></Extent></MapArea>` +
-    `<Rotation>0</Rotation></MapDescription><ImageDescription><ImageType>` +
-    `<ImageFormat>esriImagePNG24</ImageFormat>` +
-    `<ImageReturnType>esriImageReturnMimeData</ImageReturnType></ImageType><ImageDisplay>` +
-    `<ImageHeight>${H}</ImageHeight><ImageWidth>${W}</ImageWidth><ImageDPI>96</ImageDPI>` +
-    `</ImageDisplay></ImageDescription></e:ExportMapImage></soap:Body></soap:Envelope>`;
 }
 
 function rssMiB(pid: number): number {
@@ -291,47 +157,9 @@ async function ours(
   views: View[],
   workers: number,
 ): Promise<{ passes: number[][]; rss: number; resident: Resident; idleRss: number }> {
-  const tmp = Deno.makeTempDirSync({ prefix: "render_extents_" });
-  const child = new Deno.Command(Deno.execPath(), {
-    // The flags `deno task start` runs the server with: without --expose-gc
-    // the render workers cannot collect between jobs (map/render/collect.ts).
-    args: [
-      "run",
-      startV8Flags(),
-      "-A",
-      `${args.root}/main.ts`,
-      "serve",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      "0",
-      "--db",
-      `${tmp}/catalog.db`,
-      "--output-dir",
-      `${tmp}/output`,
-      "--maps",
-      dirOf(d),
-      "--render-workers",
-      String(workers),
-    ],
-    cwd: args.root,
-    // deno task start's environment too (two malloc arenas).
-    env: startEnv(),
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
+  const server = await startExtentsServer(d, workers, args.root);
+  const { child, base } = server;
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "", base = "";
-    while (!base) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`The server exited before listening:\n${text}`);
-      text += value;
-      base = /at (http:\/\/[^ ]+\/) /.exec(text)?.[1] ?? "";
-    }
-    (async () => {
-      while (!(await reader.read()).done) { /* discard */ }
-    })();
     const url = `${base}arcgis/services/${d.service}/MapServer`;
     // Workers start with the first drawing request; let them load before timing anything.
     await fetch(url, {
@@ -370,9 +198,7 @@ async function ours(
     await new Promise((r) => setTimeout(r, Number(args.idle) * 1000));
     return { passes, rss, resident, idleRss: rssMiB(child.pid) };
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    Deno.removeSync(tmp, { recursive: true });
+    await server.stop();
   }
 }
 
@@ -381,11 +207,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const loadavg = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 
 const views = randomViews(Number(args.extents), Number(args.seed));
-const sets = args.data.split(",").map((k) => {
-  const d = DATA.find((x) => x.key === k);
-  if (!d) throw new Error(`Unknown data set ${k}: use ${DATA.map((x) => x.key).join(", ")}.`);
-  return d;
-});
+const sets = dataSets(args.data);
 const workerCounts = args.workers.split(",").map(Number);
 const rows: string[] = [];
 const raw: unknown[] = [];
@@ -393,7 +215,7 @@ const memory: string[] = [];
 const started = new Date().toISOString().slice(0, 16);
 const loadBefore = loadavg();
 for (const d of sets) {
-  await prepare(d);
+  await prepareDataSet(d);
   for (const workers of workerCounts) {
     for (let round = 0; round < Number(args.rounds); round++) {
       // Without MapServer (`--no-mapserver`, for memory figures) its columns and the ratios read
@@ -441,7 +263,7 @@ for (const d of sets) {
 
 const report =
   `Random extents, ${started}Z (load average before: ${loadBefore}); ${views.length} views in 4:3
-at 5 zoom levels (360° to 3° wide), ${W}x${H} PNG24, labels off. Times are totals over the views in
+at 5 zoom levels (360° to 3° wide), ${VIEW_W}x${VIEW_H} PNG24, labels off. Times are totals over the views in
 ms. "cold" = first pass on a freshly started server, "warm" = the same views again; MapServer =
 mapscript in a warm process, its passes 1 and 2 (mean of the runs before and after ours).
 

@@ -10,10 +10,11 @@
  */
 import { parseArgs } from "node:util";
 import { existsSync } from "node:fs";
-import { createDemoDatabase, openCatalog } from "../data/mod.ts";
+import { COMPETITION_CATALOG_MODULE, createDemoDatabase, openCatalog } from "../data/mod.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { documentRenderPool } from "../map/render/mod.ts";
 import { parseLevels, progressPrinter, TileCaches } from "../map/tiles/mod.ts";
+import { progressBar } from "../data/progress.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -24,9 +25,16 @@ const { values } = parseArgs({
 });
 if (!existsSync(values.db)) createDemoDatabase(values.db, { competitions: 2000 });
 const catalog = openCatalog(values.db, { readonly: true });
-const services = await loadServices({ catalog, catalogPath: values.db });
+const services = await loadServices({
+  catalog,
+  catalogPath: values.db,
+  catalogModule: COMPETITION_CATALOG_MODULE,
+});
 const dir = await Deno.makeTempDir({ prefix: "seed-bench-" });
-const pool = documentRenderPool({ catalogPath: values.db });
+const pool = documentRenderPool({
+  catalogPath: values.db,
+  catalogModule: COMPETITION_CATALOG_MODULE,
+});
 const tiles = new TileCaches({ dir, renderer: pool, changes: catalog });
 try {
   // Workers load CanvasKit and the services at start; do not count that.
@@ -35,7 +43,7 @@ try {
   const p = await tiles.seed({
     service: services[0],
     levels: parseLevels(values.levels),
-    onProgress: progressPrinter(),
+    onProgress: progressPrinter(progressBar("tiles")),
   });
   const s = (performance.now() - t) / 1000;
   console.log(

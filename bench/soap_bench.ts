@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { createSoapFace } from "../map/soap/server.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { createMapServer } from "../map/mod.ts";
 import { DIR, ensureGeoPackage, envelope, SCENARIOS, writeDocument } from "./soap_load.ts";
@@ -20,6 +21,7 @@ writeDocument(`${DIR}/maps`);
 // The document names ../bench.gpkg, beside the maps folder.
 const services = await loadServices({ mapsDir: `${DIR}/maps`, allowPathsOutside: true });
 const maps = createMapServer({ services, outputDir: `${DIR}/output` });
+const soap = createSoapFace(maps);
 const urls = { baseUrl: "http://127.0.0.1:8000" };
 
 const EXTRA = [
@@ -41,10 +43,10 @@ const EXTRA = [
 
 for (const s of [...SCENARIOS, ...EXTRA]) {
   const body = envelope(s.body);
-  const first = await maps.soap("Bench", body, urls);
+  const first = await soap.soap("Bench", body, urls);
   if (first.status !== 200) throw new Error(`${s.name}: ${first.body.slice(0, 500)}`);
   Deno.bench(s.name, async () => {
-    const r = await maps.soap("Bench", body, urls);
+    const r = await soap.soap("Bench", body, urls);
     if (r.status !== 200) throw new Error(r.body.slice(0, 200));
   });
 }

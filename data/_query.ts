@@ -57,8 +57,11 @@ export interface ListQuery {
   deadlineTo?: string;
   /** Competitions: reception coordinates within this circle. */
   near?: Near;
-  /** Full-text search value, DRF SearchFilter style. */
-  search?: string;
+  /**
+   * Full-text search, DRF SearchFilter style: the raw value, or its terms
+   * already split (`searchTerms`, as the HTTP layer has them).
+   */
+  search?: string | readonly string[];
 }
 
 /** Default and maximum page sizes (DRF `PAGE_SIZE = 10`, `max_page_size = 100`). */
@@ -99,6 +102,36 @@ export interface ListSql {
   bits?: BitsPlan;
   /** True when the page order is id order (the bitmap index lists ids so). */
   bitsInOrder?: boolean;
+  /**
+   * With an industry filter, `ids` and `idsOrdered` differ with the page's
+   * depth (see EXISTS_MAX_OFFSET): both forms, for {@linkcode listAtPage}.
+   */
+  byDepth?: { shallow: PageSql; deep: PageSql };
+}
+
+/** The page-dependent statements of a {@linkcode ListSql}. */
+type PageSql = Pick<ListSql, "ids" | "idsOrdered">;
+
+/**
+ * The same list's SQL for another page of the same size: only the offset
+ * and the page statements change, so nothing is rebuilt (nor a search's
+ * prefixes expanded again).
+ *
+ * @example
+ * ```ts
+ * import { buildList, listAtPage } from "./_query.ts";
+ * const last = listAtPage(buildList("vacancies", { agency: [3] }), 40);
+ * last.offset; // 390
+ * ```
+ */
+export function listAtPage(sql: ListSql, page: number): ListSql {
+  const offset = (pageOf({ page }) - 1) * sql.limit;
+  const forms = sql.byDepth === undefined
+    ? {}
+    : offset < EXISTS_MAX_OFFSET
+    ? sql.byDepth.shallow
+    : sql.byDepth.deep;
+  return { ...sql, ...forms, offset };
 }
 
 const COLUMN: Record<OrderField, string> = {
@@ -295,10 +328,9 @@ export function buildList(
     where.unshift(`f.${t}_fts MATCH ?`);
     params.unshift(match);
   }
-  const w = [...where];
-  if (industryIndex >= 0 && offset < EXISTS_MAX_OFFSET) {
-    w[industryIndex + (match !== null ? 1 : 0)] = industryExists;
-  }
+  // The shallow pages' conditions: the industry filter probed per row.
+  const shallow = [...where];
+  if (industryIndex >= 0) shallow[industryIndex + (match !== null ? 1 : 0)] = industryExists;
   const whereSql = where.length
     ? where.join(" AND ").replaceAll(RANGE, "").replaceAll(EQ, "")
     : "1";
@@ -307,9 +339,18 @@ export function buildList(
   const rangeMark = order.isDefault && match === null ? "+" : "";
   const condition = (parts: readonly string[]) =>
     parts.length ? parts.join(" AND ").replaceAll(RANGE, rangeMark).replaceAll(EQ, "") : "1";
-  const orderedWhere = w.join(" AND ").replaceAll(RANGE, "+").replaceAll(EQ, "+");
-  const idsOrdered = !order.isDefault && match === null && filtered
-    ? `SELECT v.id AS id FROM ${from} WHERE ${orderedWhere} ORDER BY ${order.sql} LIMIT ? OFFSET ?`
+  const pageSql = (w: readonly string[]): PageSql => ({
+    ids: `SELECT v.id AS id FROM ${from} WHERE ${
+      condition(w)
+    } ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    idsOrdered: !order.isDefault && match === null && filtered
+      ? `SELECT v.id AS id FROM ${from} WHERE ${
+        w.join(" AND ").replaceAll(RANGE, "+").replaceAll(EQ, "+")
+      } ORDER BY ${order.sql} LIMIT ? OFFSET ?`
+      : undefined,
+  });
+  const byDepth = industryIndex >= 0
+    ? { shallow: pageSql(shallow), deep: pageSql(where) }
     : undefined;
   let count = `SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`;
   if (match === null && !filtered) {
@@ -346,12 +387,14 @@ export function buildList(
     bitsInOrder: order.isDefault,
     table: t,
     count,
-    ids: `SELECT v.id AS id FROM ${from} WHERE ${
-      condition(w)
-    } ORDER BY ${order.sql} LIMIT ? OFFSET ?`,
+    ...(byDepth === undefined
+      ? pageSql(where)
+      : offset < EXISTS_MAX_OFFSET
+      ? byDepth.shallow
+      : byDepth.deep),
     // Every match, once: the industry filter builds its id set (IN) rather than probing per row.
     allIds: `SELECT v.id AS id FROM ${from} WHERE ${condition(where)} ORDER BY ${order.sql}`,
-    idsOrdered,
+    byDepth,
     params,
     limit: size,
     offset,

@@ -141,13 +141,29 @@ export function indexTerms(fields: readonly SearchField[]): Set<string> {
 }
 
 /**
- * The stems of a `search` value: terms split on whitespace and commas (DRF
- * SearchFilter), each term split into words and stemmed. Empty when nothing
- * searchable remains (the filter is then ignored, as DRF ignores blank terms).
+ * The terms of a `search` value as DRF's `SearchFilter.get_search_terms`
+ * splits them: on white space and commas, NUL characters removed, empty
+ * terms dropped.
+ *
+ * @example
+ * ```ts
+ * import { searchTerms } from "./_text.ts";
+ * searchTerms(" аудит,  отдел "); // ["аудит", "отдел"]
+ * ```
  */
-export function searchStems(search: string): string[] {
+export function searchTerms(search: string): string[] {
+  return search.replaceAll("\0", "").split(/[\s,]+/).filter((t) => t.length > 0);
+}
+
+/**
+ * The stems of a `search` value (a raw value, or its terms already split by
+ * {@linkcode searchTerms}): each term split into words and stemmed. Empty
+ * when nothing searchable remains (the filter is then ignored, as DRF
+ * ignores blank terms).
+ */
+export function searchStems(search: string | readonly string[]): string[] {
   const out = new Set<string>();
-  for (const term of search.replaceAll("\0", "").split(/[\s,]+/)) {
+  for (const term of typeof search === "string" ? searchTerms(search) : search) {
     for (const s of stems(term)) out.add(s);
   }
   return [...out];
@@ -157,7 +173,8 @@ export function searchStems(search: string): string[] {
 export const PREFIX_MIN = 3;
 
 /**
- * The terms of a `search` value as an AND of OR-groups of indexed terms: every
+ * The terms of a `search` value (raw, or split by {@linkcode searchTerms})
+ * as an AND of OR-groups of indexed terms: every
  * stem must match; a stem of {@linkcode PREFIX_MIN}+ letters also matches the
  * longer terms `expand` lists (null when too many: the group is then the stem
  * with a trailing `*`, FTS5's prefix query). Returns null when nothing is
@@ -170,7 +187,7 @@ export const PREFIX_MIN = 3;
  * ```
  */
 export function searchGroups(
-  search: string,
+  search: string | readonly string[],
   expand: (prefix: string) => string[] | null = () => null,
 ): string[][] | null | "" {
   const stemsOf = searchStems(search);
@@ -204,7 +221,7 @@ export function matchOfGroups(groups: readonly (readonly string[])[]): string {
  * match).
  */
 export function ftsQuery(
-  search: string,
+  search: string | readonly string[],
   expand: (prefix: string) => string[] | null = () => null,
 ): string | null {
   const groups = searchGroups(search, expand);

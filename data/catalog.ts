@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import type { CollectionName, ListCollection } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
-import { buildList, type ListQuery, type ListSql } from "./_query.ts";
+import { buildList, listAtPage, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
 import { type IdList, IdListBuilder, OrderedIdCache } from "./_ordered_ids.ts";
 import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
@@ -181,12 +181,81 @@ export interface ListWorkResult {
   ids?: IdList;
 }
 
+/**
+ * A list request's SQL, built once (a search's prefixes expanded once) for
+ * every step of the request: its work ({@linkcode Catalog.listWork}), its
+ * count and its page. Made by {@linkcode Catalog.plan}; used after the data
+ * changed, it is built again.
+ */
+export interface ListPlan {
+  readonly collection: ListCollection;
+  readonly query: ListQuery;
+  /** @internal The built SQL. */
+  readonly sql: ListSql;
+  /** @internal The data version it was built in. */
+  readonly version: string;
+  /** @internal Keys of its count and its id list in the catalogue's caches. */
+  readonly countKey: string;
+  /** @internal */
+  readonly idsKey: string;
+}
+
+/** `(collection, q)` or a plan: what the list methods take. */
+function isPlan(x: ListCollection | ListPlan): x is ListPlan {
+  return typeof x !== "string";
+}
+
 function countKey(sql: Pick<ListSql, "count" | "params">): string {
   return sql.count + "\u0000" + JSON.stringify(sql.params);
 }
 
 function idListKey(sql: Pick<ListSql, "allIds" | "params">): string {
   return sql.allIds + "\u0000" + JSON.stringify(sql.params);
+}
+
+/** Plans kept per data version, by query shape (see Catalog.plan). */
+const PLAN_CACHE_MAX = 1024;
+/**
+ * Text the kept plans may hold (SQL and cache keys, estimated): a plan grows
+ * with its IN lists, and thousands of distinct long lists must not pile up
+ * (issue 20); a plan over a 32nd of this (long IN lists) is built for its
+ * request only.
+ */
+const PLAN_CACHE_CHARS = 256 * 2 ** 10;
+
+/** Characters of a plan's kept text (see PLAN_CACHE_CHARS). */
+function planChars(key: string, plan: ListPlan): number {
+  const page = plan.sql.ids.length + (plan.sql.idsOrdered?.length ?? 0);
+  return key.length + plan.countKey.length + plan.idsKey.length + 3 * page;
+}
+
+/** A record's JSON as stored (text) or as its UTF-8 bytes, read without decoding. */
+type DocForm = "text" | "bytes";
+
+/** The SQL reading one collection's documents in one form, written once. */
+class DocSql {
+  /** A default-order page by its `seq` range. */
+  readonly page: string;
+  /** One published record by id. */
+  readonly published: string;
+  readonly #byIds: string[] = [];
+  readonly #doc: string;
+  readonly #table: string;
+
+  constructor(table: string, form: DocForm) {
+    this.#table = table;
+    this.#doc = form === "bytes" ? "CAST(r.doc AS BLOB)" : "r.doc";
+    this.page = `SELECT ${this.#doc} AS doc FROM ${table}_list AS l JOIN ${table} AS r ` +
+      `ON r.id = l.id WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`;
+    this.published = `SELECT ${this.#doc} AS doc FROM ${table} AS r WHERE r.id = ? AND ` +
+      `r.published = 1`;
+  }
+
+  /** `n` records by id, in id order (one statement instead of `n`). */
+  byIds(n: number): string {
+    return this.#byIds[n] ??= `SELECT r.id AS id, ${this.#doc} AS doc FROM ${this.#table} AS r ` +
+      `WHERE r.id IN (${Array(n).fill("?").join(", ")}) ORDER BY r.id`;
+  }
 }
 
 /** The recruitment catalogue over one SQLite database. */
@@ -209,8 +278,17 @@ export class Catalog {
   readonly #shareReads: boolean;
   /** A shared read transaction is open (ended by a timer at the end of the turn). */
   #sharing = false;
+  /** The data version was checked in the shared read transaction open now (see #checkFresh). */
+  #checkedShared = false;
   /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
   readonly #idBuilder = new IdListBuilder();
+  /** Plans of this data version by query shape, at page 1 (see #checkFresh). */
+  readonly #plans = new Map<string, { plan: ListPlan; chars: number }>();
+  #planChars = 0;
+  /** Prefix expansions of this data version (see #expand). */
+  readonly #expansions = new Map<string, string[] | null>();
+  /** Document reads by form and table. */
+  readonly #docs: Record<DocForm, Record<string, DocSql>> = { text: {}, bytes: {} };
 
   /** Use {@linkcode openCatalog}. */
   constructor(
@@ -267,6 +345,7 @@ export class Catalog {
     if (!this.#shareReads || this.#sharing || this.db.isTransaction) return;
     this.db.exec("BEGIN");
     this.#sharing = true;
+    this.#checkedShared = false;
     setTimeout(() => this.#endShared(), 0);
   }
 
@@ -292,10 +371,19 @@ export class Catalog {
 
   /** Indexed terms starting with `prefix`, or null when there are too many to list. */
   #expand(prefix: string): string[] | null {
+    let terms = this.#expansions.get(prefix);
+    if (terms !== undefined) return terms;
     const rows = this.#stmt(
       "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
     ).all(prefix, prefix + "\u{10FFFF}", MAX_EXPANSION + 1) as { term: string }[];
-    return rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
+    terms = rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
+    if (this.#expansions.size >= PLAN_CACHE_MAX) this.#expansions.clear();
+    this.#expansions.set(prefix, terms);
+    return terms;
+  }
+
+  #docSql(form: DocForm, table: string): DocSql {
+    return this.#docs[form][table] ??= new DocSql(table, form);
   }
 
   /**
@@ -304,12 +392,19 @@ export class Catalog {
    * writes through this one.
    */
   #checkFresh(): void {
+    // Within one shared read transaction the snapshot cannot move: one check per transaction.
+    this.#read();
+    if (this.#sharing && this.#checkedShared) return;
+    this.#checkedShared = this.#sharing;
     const r = this.#stmt(
       "SELECT data_version AS v, total_changes() AS c FROM pragma_data_version",
     ).get() as { v: number; c: number };
     const version = `${r.v}:${r.c}`;
     if (version !== this.#dataVersion) {
       this.#counts.clear();
+      this.#plans.clear();
+      this.#planChars = 0;
+      this.#expansions.clear();
       this.#idLists?.clear();
       this.#rangeColumns?.clear();
       this.#dataVersion = version;
@@ -326,7 +421,7 @@ export class Catalog {
    * @throws RangeError when `q.page` is not a positive integer.
    */
   list(collection: ListCollection, q: ListQuery = {}): ListResult {
-    return this.#list(collection, q, "r.doc");
+    return this.#list(this.plan(collection, q), "text");
   }
 
   /**
@@ -336,52 +431,137 @@ export class Catalog {
    * @example
    * ```ts
    * const { count, docs } = catalog.listBytes("vacancies", { page: 2 }); // docs: Uint8Array[]
+   * const again = catalog.listBytes(catalog.plan("vacancies", { page: 2 })); // the same
    * ```
    */
-  listBytes(collection: ListCollection, q: ListQuery = {}): ListResult<Uint8Array> {
-    return this.#list(collection, q, "CAST(r.doc AS BLOB)");
+  listBytes(collection: ListCollection, q?: ListQuery): ListResult<Uint8Array>;
+  listBytes(plan: ListPlan): ListResult<Uint8Array>;
+  listBytes(of: ListCollection | ListPlan, q: ListQuery = {}): ListResult<Uint8Array> {
+    return this.#list(isPlan(of) ? of : this.plan(of, q), "bytes");
   }
 
-  #list<T extends string | Uint8Array>(
-    collection: ListCollection,
-    q: ListQuery,
-    docExpr: string,
-  ): ListResult<T> {
-    const table = COLLECTIONS[collection].table;
-    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+  /**
+   * The SQL of a list request, built once for all its steps: pass it to
+   * {@linkcode Catalog.listWork}, {@linkcode Catalog.count} and
+   * {@linkcode Catalog.listBytes} instead of the query.
+   *
+   * @example
+   * ```ts
+   * const plan = catalog.plan("vacancies", { search: ["аудит"], page: 3 });
+   * const { count, docs } = catalog.listBytes(plan);
+   * ```
+   * @throws RangeError when `q.page` is not a positive integer.
+   */
+  plan(collection: ListCollection, q: ListQuery = {}): ListPlan {
+    this.#checkFresh();
+    // Built at page 1 once per shape and data version; a page is only an offset away.
+    const key = collection + JSON.stringify({ ...q, page: undefined });
+    let first = this.#plans.get(key)?.plan;
+    if (first === undefined) {
+      const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
+      first = {
+        collection,
+        query: { ...q, page: 1 },
+        sql,
+        version: this.#dataVersion,
+        countKey: countKey(sql),
+        idsKey: idListKey(sql),
+      };
+      this.#keepPlan(key, first);
+    }
+    return q.page === undefined || q.page === 1 ? first : this.atPage(first, q.page);
+  }
+
+  #keepPlan(key: string, plan: ListPlan): void {
+    const chars = planChars(key, plan);
+    if (chars > PLAN_CACHE_CHARS / 32) return;
+    // Oldest first out, until the new one fits.
+    for (const [k, v] of this.#plans) {
+      if (this.#plans.size < PLAN_CACHE_MAX && this.#planChars + chars <= PLAN_CACHE_CHARS) break;
+      this.#plans.delete(k);
+      this.#planChars -= v.chars;
+    }
+    this.#plans.set(key, { plan, chars });
+    this.#planChars += chars;
+  }
+
+  /**
+   * The same plan for another page (`page=last` once the count is known):
+   * nothing is built again.
+   *
+   * @example
+   * ```ts
+   * const plan = catalog.plan("vacancies", { agency: [3] });
+   * const last = catalog.atPage(plan, Math.ceil(catalog.count(plan) / 10));
+   * ```
+   */
+  atPage(plan: ListPlan, page: number): ListPlan {
+    return { ...plan, query: { ...plan.query, page }, sql: listAtPage(plan.sql, page) };
+  }
+
+  /** The plan, built again when the data changed since it was made. */
+  #fresh(plan: ListPlan): ListPlan {
+    this.#checkFresh();
+    return plan.version === this.#dataVersion ? plan : this.plan(plan.collection, plan.query);
+  }
+
+  #list<T extends string | Uint8Array>(of: ListPlan, form: DocForm): ListResult<T> {
+    const table = COLLECTIONS[of.collection].table;
     // One read transaction: count and page come from the same snapshot even
-    // while an import commits.
-    // SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
+    // while an import commits. The turn's shared one is such a transaction;
+    // else SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
     this.#read();
-    this.db.exec("SAVEPOINT catalog_list");
+    const own = !this.#sharing;
+    if (own) this.db.exec("SAVEPOINT catalog_list");
     try {
-      this.#checkFresh();
-      const count = this.#countOf(sql);
+      const plan = this.#fresh(of);
+      const sql = plan.sql;
+      const count = this.#countOf(plan);
       if (sql.offset >= count) return { count, docs: [] };
+      const docSql = this.#docSql(form, table);
       if (sql.plain) {
         // Default order, no filter: the dense seq makes any page an index range.
-        const rows = this.#stmt(
-          `SELECT ${docExpr} AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id
-           WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`,
-        ).all(sql.offset, sql.offset + sql.limit) as { doc: T }[];
+        const rows = this.#stmt(docSql.page).all(sql.offset, sql.offset + sql.limit) as {
+          doc: T;
+        }[];
         return { count, docs: rows.map((r) => r.doc) };
       }
-      const ids = this.#pageIds(sql, count);
       // Docs are fetched by id after ordering, so sorting never drags them along.
-      const byId = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} AS r WHERE id = ?`);
-      return { count, docs: Array.from(ids, (id) => (byId.get(id) as { doc: T }).doc) };
+      const ids = this.#pageIds(plan, count);
+      return { count, docs: this.#docsByIds<T>(docSql, ids) };
     } finally {
-      this.db.exec("RELEASE catalog_list");
+      if (own) this.db.exec("RELEASE catalog_list");
     }
   }
 
+  /** The records of `ids` in their order, read in one statement. */
+  #docsByIds<T>(docSql: DocSql, ids: ArrayLike<number>): T[] {
+    if (ids.length === 0) return [];
+    const rows = this.#stmt(docSql.byIds(ids.length)).all(...Array.from(ids)) as {
+      id: number;
+      doc: T;
+    }[];
+    // Rows come in id order: each id of the page is found by bisection.
+    return Array.from(ids, (id) => {
+      let lo = 0, hi = rows.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (rows[mid].id < id) lo = mid + 1;
+        else hi = mid;
+      }
+      if (rows[lo]?.id !== id) throw new Error(`record ${id} of a listed page is missing`);
+      return rows[lo].doc;
+    });
+  }
+
   /** The ids of a filtered, searched or re-ordered page, in page order. */
-  #pageIds(sql: ListSql, count: number): ArrayLike<number> {
+  #pageIds(plan: ListPlan, count: number): ArrayLike<number> {
+    const sql = plan.sql;
     // A list built for a deep page (or by a reader worker) serves every page.
-    const built = this.#idLists?.get(idListKey(sql));
+    const built = this.#idLists?.get(plan.idsKey);
     if (built) return built.subarray(sql.offset, sql.offset + sql.limit);
     if (sql.offset >= DEEP_PAGE_OFFSET && this.#idLists) {
-      return this.#idList(sql, count).subarray(sql.offset, sql.offset + sql.limit);
+      return this.#idList(plan, count).subarray(sql.offset, sql.offset + sql.limit);
     }
     const params: SQLInputValue[] = [...sql.params, sql.limit, sql.offset];
     // Many matches in a non-default order: walk the ordering's index and
@@ -394,12 +574,11 @@ export class Catalog {
   }
 
   /** Every id of a list query in page order, built once per data version. */
-  #idList(sql: ListSql, count: number): IdList {
-    const key = idListKey(sql);
-    let ids = this.#idLists!.get(key);
+  #idList(plan: ListPlan, count: number): IdList {
+    let ids = this.#idLists!.get(plan.idsKey);
     if (!ids) {
-      ids = this.#readIds(sql.allIds, sql.params, count);
-      this.#idLists!.set(key, ids);
+      ids = this.#readIds(plan.sql.allIds, plan.sql.params, count);
+      this.#idLists!.set(plan.idsKey, ids);
     }
     return ids;
   }
@@ -413,23 +592,21 @@ export class Catalog {
    * const last = Math.max(1, Math.ceil(catalog.count("vacancies", q) / pageSize));
    * ```
    */
-  count(collection: ListCollection, q: ListQuery = {}): number {
-    const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
-    this.#checkFresh();
-    return this.#countOf(sql);
+  count(collection: ListCollection, q?: ListQuery): number;
+  count(plan: ListPlan): number;
+  count(of: ListCollection | ListPlan, q: ListQuery = {}): number {
+    return this.#countOf(this.#fresh(isPlan(of) ? of : this.plan(of, { ...q, page: 1 })));
   }
 
-  /** Count of a built list query: max(seq) when unfiltered, else cached per data version. */
-  #countOf(sql: ListSql): number {
-    if (sql.plain) {
-      const table = sql.table;
-      return (this.#stmt(`SELECT coalesce(max(seq), 0) AS n FROM ${table}_list`).get() as {
-        n: number;
-      }).n;
-    }
-    const key = countKey(sql);
+  /** Count of a planned list, cached per data version (max(seq) when unfiltered). */
+  #countOf(plan: ListPlan): number {
+    const sql = plan.sql;
+    const key = plan.countKey;
     let count = this.#cachedCount(key);
-    if (count === undefined) {
+    if (count === undefined && sql.plain) {
+      count = (this.#stmt(sql.count).get() as { n: number }).n;
+      this.#keepCount(key, count);
+    } else if (count === undefined) {
       count = sql.bits ? countByBits(this.db, sql.bits, 0, this.#rangeColumns)?.count : undefined;
       count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
       this.#keepCount(key, count);
@@ -468,18 +645,20 @@ export class Catalog {
    * if (work) catalog.primeList(work, otherCatalog.runListWork(work));
    * ```
    */
-  listWork(collection: ListCollection, q: ListQuery = {}): ListWork | null {
-    const sql = buildList(collection, q, (prefix) => this.#expand(prefix));
+  listWork(collection: ListCollection, q?: ListQuery): ListWork | null;
+  listWork(plan: ListPlan): ListWork | null;
+  listWork(of: ListCollection | ListPlan, q: ListQuery = {}): ListWork | null {
+    const plan = this.#fresh(isPlan(of) ? of : this.plan(of, q));
+    const sql = plan.sql;
     if (sql.plain) return null;
-    this.#checkFresh();
-    let known = this.#counts.get(countKey(sql));
+    let known = this.#counts.get(plan.countKey);
     const needCount = !sql.cheapCount && known === undefined;
-    if (known === undefined && sql.cheapCount) known = this.#countOf(sql);
+    if (known === undefined && sql.cheapCount) known = this.#countOf(plan);
     // A page past the end is answered from the count alone (a 404): no id list for it.
     const pastEnd = known !== undefined && sql.offset >= known;
     const wantIds = this.#idLists !== null && !pastEnd &&
       (sql.offset >= DEEP_PAGE_OFFSET || sql.sortsAll === true);
-    const needIds = wantIds && this.#idLists!.get(idListKey(sql)) === undefined;
+    const needIds = wantIds && this.#idLists!.get(plan.idsKey) === undefined;
     if (!needCount && !needIds) return null;
     return {
       count: sql.count,
@@ -558,19 +737,18 @@ export class Catalog {
    * ```
    */
   get(collection: CollectionName, id: number): string | null {
-    return this.#get<string>(collection, id, "doc");
+    return this.#get<string>(collection, id, "text");
   }
 
   /** Like {@linkcode Catalog.get}, as UTF-8 bytes (no decoding). */
   getBytes(collection: CollectionName, id: number): Uint8Array | null {
-    return this.#get<Uint8Array>(collection, id, "CAST(doc AS BLOB)");
+    return this.#get<Uint8Array>(collection, id, "bytes");
   }
 
-  #get<T>(collection: CollectionName, id: number, docExpr: string): T | null {
+  #get<T>(collection: CollectionName, id: number, form: DocForm): T | null {
     if (!Number.isSafeInteger(id)) return null;
-    const table = COLLECTIONS[collection].table;
-    const row = this.#stmt(`SELECT ${docExpr} AS doc FROM ${table} WHERE id = ? AND published = 1`)
-      .get(id) as { doc: T } | undefined;
+    const sql = this.#docSql(form, COLLECTIONS[collection].table).published;
+    const row = this.#stmt(sql).get(id) as { doc: T } | undefined;
     return row?.doc ?? null;
   }
 

@@ -46,6 +46,7 @@
 export {
   Catalog,
   CatalogOpenError,
+  type ListPlan,
   type ListResult,
   type ListWork,
   type ListWorkResult,
@@ -70,6 +71,7 @@ export {
   type OrderTerm,
 } from "./_query.ts";
 export { envelopeJson, jsonArray, toJson } from "./_json.ts";
+export { searchTerms } from "./_text.ts";
 export { createDemoDatabase, type DemoOptions, type DemoReport, SCALE_VACANCIES } from "./demo.ts";
 export { haversineKm } from "./_geo.ts";
 export { ImportError, importFiles, type ImportOptions, type ImportReport } from "./import.ts";
@@ -82,3 +84,23 @@ export {
 } from "./progress.ts";
 export { sync, SYNC_DEFAULTS, SyncError, type SyncOptions, type SyncProgress } from "./sync.ts";
 export * as schemas from "./schemas.ts";
+
+import { type Catalog, openCatalog as openCatalogFile } from "./catalog.ts";
+
+/**
+ * Opens the catalogue read-only for the map server's competitions layer:
+ * what map documents call through {@link COMPETITION_CATALOG_MODULE} (a
+ * render worker opens its own connection by path).
+ *
+ * @example
+ * ```ts
+ * const catalog = openCompetitionCatalog("var/catalog.db");
+ * catalog.revision();
+ * ```
+ */
+export function openCompetitionCatalog(path: string): Catalog {
+  return openCatalogFile(path, { readonly: true });
+}
+
+/** The module URL a map document's loader imports to open the catalogue by path. */
+export const COMPETITION_CATALOG_MODULE: string = import.meta.url;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Catalog, ListWork, ListWorkResult } from "./catalog.ts";
+import type { Catalog, ListPlan, ListWork, ListWorkResult } from "./catalog.ts";
 import type { ListCollection } from "./collections.ts";
 import type { ListQuery } from "./_query.ts";
 
@@ -141,15 +141,23 @@ export class ReaderPool {
    *
    * @example
    * ```ts
-   * await pool.prepare(catalog, "vacancies", { search: "аудит", agency: [3], page: 900 });
-   * const { count, docs } = catalog.listBytes("vacancies", { search: "аудит", agency: [3], page: 900 });
+   * const plan = catalog.plan("vacancies", { search: "аудит", agency: [3], page: 900 });
+   * await pool.prepare(catalog, plan);
+   * const { count, docs } = catalog.listBytes(plan);
    * ```
    */
-  async prepare(catalog: Catalog, collection: ListCollection, q: ListQuery): Promise<void> {
+  prepare(catalog: Catalog, plan: ListPlan): Promise<void>;
+  prepare(catalog: Catalog, collection: ListCollection, q: ListQuery): Promise<void>;
+  async prepare(
+    catalog: Catalog,
+    of: ListCollection | ListPlan,
+    q: ListQuery = {},
+  ): Promise<void> {
+    const plan = typeof of === "string" ? catalog.plan(of, q) : of;
     // One trip (the count, and the ids when the page exists), and retries: a revision that
     // moved in between makes an answer stale.
     for (let round = 0; round < 3; round++) {
-      const work = catalog.listWork(collection, q);
+      const work = catalog.listWork(plan);
       if (!work) return;
       let result: ListWorkResult;
       const joined = this.#inFlight.has(sharedKey(work));

@@ -41,6 +41,15 @@ export type FieldType =
   | "Date"
   | "Geometry";
 
+/** The field types whose values are numbers (the object id included). */
+export const NUMERIC_FIELD_TYPES: ReadonlySet<FieldType> = new Set<FieldType>([
+  "OID",
+  "SmallInteger",
+  "Integer",
+  "Single",
+  "Double",
+]);
+
 /** One attribute field of a layer. */
 export interface FieldInfo {
   name: string;

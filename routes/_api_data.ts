@@ -22,10 +22,14 @@ export interface ListRequest {
   pageSize: number;
 }
 
-/** One page: total count, the resolved page number and the records' JSON as UTF-8 bytes. */
+/**
+ * One page: total count, the resolved page number, the number of pages
+ * (at least 1) and the records' JSON as UTF-8 bytes.
+ */
 export interface ListPage {
   count: number;
   page: number;
+  pages: number;
   docs: Uint8Array[];
 }
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { pythonInt, type QueryPairs } from "./_querystring.ts";
 import { calendarDate, latitude, longitude, salaryAmount } from "../data/values.ts";
+import { searchTerms } from "../data/mod.ts";
 
 /** Default and maximum page sizes. */
 export const PAGE_SIZE = 10;
@@ -56,12 +57,11 @@ export function orderingOf(q: QueryPairs, allowed: readonly string[]): OrderTerm
 }
 
 /**
- * DRF `SearchFilter.get_search_terms`: split on white space and commas,
- * NUL characters removed, empty terms dropped.
+ * DRF `SearchFilter.get_search_terms` of the last `search` parameter (see
+ * `searchTerms`): split once here, handed to the catalogue as terms.
  */
 export function searchTermsOf(q: QueryPairs): string[] {
-  const raw = q.get("search")?.at(-1) ?? "";
-  return raw.replaceAll("\0", "").split(/[\s,]+/).filter((t) => t.length > 0);
+  return searchTerms(q.get("search")?.at(-1) ?? "");
 }
 
 const idList = z.string().trim().regex(
@@ -122,16 +122,50 @@ export type Filters = Partial<
 /** Result of reading filters: the values, or a message for a 400. */
 export type FilterResult = { ok: true; filters: Filters } | { ok: false; detail: string };
 
+const NO_FILTERS: FilterResult = Object.freeze({ ok: true, filters: Object.freeze({}) });
+
 /**
  * Validates the filter parameters of a list request (last value wins, as
  * Django's `QueryDict.get`; empty values mean "no filter", as django-filter).
  */
-export function filtersOf(q: QueryPairs, schema: z.ZodObject): FilterResult {
+export function filtersOf(
+  q: QueryPairs,
+  schema: z.ZodObject,
+  memo?: FilterMemo,
+): FilterResult {
   const input: Record<string, string> = {};
+  let asked = false;
   for (const key of Object.keys(schema.shape)) {
     const v = q.get(key)?.at(-1);
-    if (v !== undefined && v.trim() !== "") input[key] = v;
+    if (v !== undefined && v.trim() !== "") {
+      input[key] = v;
+      asked = true;
+    }
   }
+  // No filter asked (most requests): nothing to validate.
+  if (!asked) return NO_FILTERS;
+  if (memo === undefined) return validated(input, schema);
+  const key = JSON.stringify(input);
+  let result = memo.get(key);
+  if (result === undefined) {
+    result = validated(input, schema);
+    if (memo.size >= FILTER_MEMO_MAX) memo.clear();
+    memo.set(key, result);
+  }
+  return result;
+}
+
+/**
+ * Results of {@linkcode filtersOf} for one schema by its input (clients repeat
+ * a few filters over many pages; validating costs more than the lookup).
+ * The results are shared: read them, never change them.
+ */
+export type FilterMemo = Map<string, FilterResult>;
+
+/** Inputs a {@linkcode FilterMemo} holds before it starts over. */
+const FILTER_MEMO_MAX = 1024;
+
+function validated(input: Record<string, string>, schema: z.ZodObject): FilterResult {
   const parsed = schema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withCommonHeaders } from "./_common_headers.ts";
+import { COMMON_HEADERS, withAllCommonHeaders, withCommonHeaders } from "./_common_headers.ts";
 
 const preflight = (headers: Record<string, string> = {}) =>
   new Request("http://h/x", {
@@ -43,4 +43,19 @@ Deno.test("common headers: a preflight the route refused becomes a 204 with what
   assert.equal(own.status, 200);
   assert.equal(own.headers.get("access-control-allow-methods"), "GET, HEAD, OPTIONS");
   assert.equal(own.headers.get("access-control-allow-headers"), "content-type");
+});
+
+Deno.test("common headers: a response built with them is passed on untouched, except a preflight's", () => {
+  const built = () =>
+    withAllCommonHeaders(
+      new Response("{}", { headers: { "content-type": "application/json", ...COMMON_HEADERS } }),
+    );
+  const res = built();
+  assert.equal(withCommonHeaders(new Request("http://h/"), res), res);
+  assert.equal(res.headers.get("access-control-allow-origin"), "*");
+  assert.equal(res.headers.get("x-content-type-options"), "nosniff");
+  // A preflight still gets its answer even when the route marked its response.
+  const answered = withCommonHeaders(preflight(), built());
+  assert.equal(answered.headers.get("access-control-allow-methods"), "GET, HEAD, POST, OPTIONS");
+  assert.equal(answered.headers.get("access-control-max-age"), "86400");
 });

@@ -13,6 +13,8 @@ import { API_HEADERS } from "./_drf.ts";
 export interface Revisioned {
   revision(): string;
   lastModified(): Date;
+  /** `lastModified()` as an HTTP date, when the source keeps it formatted (optional). */
+  lastModifiedHttp?(): string;
 }
 
 /** The two validators of a response. */
@@ -33,19 +35,37 @@ function fnv1a(text: string): string {
 
 /**
  * ETag and Last-Modified for a response whose body is a pure function of the
- * data revision and `variant` (base URL, path, query, indentation...).
+ * data revision and `variant` (base URL, path, query, indentation...; as
+ * JSON text when the caller has serialized it already).
  *
  * @example
  * ```ts
  * validators(catalog, ["http://h", "/api/v1/vacancies/", "?page=2", 0]);
  * ```
  */
-export function validators(data: Revisioned, variant: unknown[]): Validators {
+export function validators(data: Revisioned, variant: unknown[] | string): Validators {
   const rev = data.revision();
+  const text = typeof variant === "string" ? variant : JSON.stringify(variant);
   return {
-    etag: `"${rev}-${fnv1a(JSON.stringify(variant))}"`,
-    lastModified: data.lastModified().toUTCString(),
+    etag: `"${rev}-${fnv1a(text)}"`,
+    lastModified: data.lastModifiedHttp?.() ?? data.lastModified().toUTCString(),
   };
+}
+
+/**
+ * Whether an `If-None-Match` header names `etag` (or `*`); weak tags
+ * compare by their opaque part, as RFC 9110's weak comparison does.
+ *
+ * @example
+ * ```ts
+ * etagMatches('W/"a", "b"', '"a"'); // true
+ * ```
+ */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return header.split(",").map((t) => t.trim().replace(/^W\//, "")).some((t) =>
+    t === "*" || t === etag
+  );
 }
 
 /**
@@ -56,8 +76,7 @@ export function conditional(headers: Headers, v: Validators): Response | null {
   const inm = headers.get("if-none-match");
   let fresh = false;
   if (inm !== null) {
-    const tags = inm.split(",").map((t) => t.trim().replace(/^W\//, ""));
-    fresh = tags.includes("*") || tags.includes(v.etag);
+    fresh = etagMatches(inm, v.etag);
   } else {
     const ims = headers.get("if-modified-since");
     if (ims !== null) {

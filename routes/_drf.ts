@@ -62,6 +62,8 @@ export type Negotiation = { ok: true; indent: number | undefined } | {
   response: Response;
 };
 
+const ANY_JSON: Negotiation = Object.freeze({ ok: true, indent: undefined });
+
 /**
  * DRF's `DefaultContentNegotiation.select_renderer`: an unknown `format`
  * is 404, an `Accept` header nothing satisfies is 406, and
@@ -74,13 +76,16 @@ export type Negotiation = { ok: true; indent: number | undefined } | {
  */
 export function negotiate(headers: Headers, query: QueryPairs): Negotiation {
   const format = query.get("format")?.at(-1);
+  const acceptHeader = headers.get("accept");
+  // Neither asked: JSON, not indented (what the walk below finds for "*/*").
+  if (acceptHeader === null && format === undefined) return ANY_JSON;
   let renderers = RENDERERS;
   if (format) {
     renderers = RENDERERS.filter((r) => r.format === format);
     if (renderers.length === 0) return { ok: false, response: notFound() };
   }
   // Only a missing header means "anything": an empty one accepts nothing (406), as in DRF.
-  const accept = (headers.get("accept") ?? "*/*").trim();
+  const accept = (acceptHeader ?? "*/*").trim();
   const types = accept.split(",").map((t) => parseMediaType(t.trim()));
   for (let level = 3; level >= 0; level--) {
     const set = types.filter((t) => precedence(t) === level);

@@ -7,7 +7,7 @@
  * grows. Under 256 connections its main arena took ~179 MB from the system
  * with 92-102 MB in use; the rest was left by short spikes (id lists built
  * in the reader worker, dead response bodies before a scavenge, the cold
- * start) and stayed resident (bench/README.md, "Resident memory: returning
+ * start) and stayed resident (bench/README.md history in git, "Resident memory: returning
  * freed memory"). A trim walks the arena under its lock and took 11 ms
  * to 2 s there, so it runs off the event loop, only once memory was made
  * resident and freed again since the last trim, and no more often than a

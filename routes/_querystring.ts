@@ -11,6 +11,7 @@ export type QueryPairs = Map<string, string[]>;
 
 /** Python `unquote_plus` with `errors="replace"`. */
 function unquotePlus(s: string): string {
+  if (!s.includes("+") && !s.includes("%")) return s;
   s = s.replaceAll("+", " ");
   if (!s.includes("%")) return s;
   const bytes: number[] = [];
@@ -51,8 +52,12 @@ export function parseQs(raw: string): QueryPairs {
 
 const ALWAYS_SAFE = /[A-Za-z0-9_.\-~]/;
 
+/** Strings `quotePlus` leaves as they are (most keys and values: `page`, `2`). */
+const ALL_SAFE = /^[A-Za-z0-9_.\-~]*$/;
+
 /** Python `quote_plus(s, safe="")`: UTF-8, uppercase `%XX`, space as `+`. */
 export function quotePlus(s: string): string {
+  if (ALL_SAFE.test(s)) return s;
   let out = "";
   for (const ch of s) {
     if (ch === " ") out += "+";
@@ -84,6 +89,31 @@ export function urlencode(pairs: QueryPairs): string {
   return parts.join("&");
 }
 
+/**
+ * The query of each page's link of a paginated list, as DRF's
+ * `replace_query_param` / `remove_query_param` write it: `urlencode` of the
+ * request's parameters with `page` set to the page (removed for page 1).
+ * The other parameters are encoded once for every link.
+ *
+ * @example
+ * ```ts
+ * const link = pageQuery(new Map([["search", ["a b"]], ["format", ["json"]]]));
+ * link(2); // "format=json&page=2&search=a+b"
+ * link(1); // "format=json&search=a+b"
+ * ```
+ */
+export function pageQuery(pairs: QueryPairs): (page: number) => string {
+  // urlencode sorts the keys: page goes between the keys before it and those after it.
+  const before: QueryPairs = new Map();
+  const after: QueryPairs = new Map();
+  for (const [k, v] of pairs) {
+    if (k !== "page") (k < "page" ? before : after).set(k, v);
+  }
+  const head = urlencode(before);
+  const tail = urlencode(after);
+  return (page) => [head, page === 1 ? "" : `page=${page}`, tail].filter((p) => p !== "").join("&");
+}
+
 /** Python's `int()` white space: ASCII `\t\n\v\f\r` and space, plus the non-ASCII `str.isspace()` set. */
 const PY_SPACE =
   "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
@@ -91,6 +121,9 @@ const PY_INT = new RegExp(
   `^${PY_SPACE}*([+-]?)(\\p{Nd}+(?:_\\p{Nd}+)*)${PY_SPACE}*$`,
   "u",
 );
+
+/** Up to 15 ASCII digits: always a safe integer. */
+const ASCII_INT = /^[0-9]{1,15}$/;
 
 /** Value of a Unicode decimal digit (`\p{Nd}` comes in contiguous runs 0-9). */
 function digitValue(ch: string): number {
@@ -116,6 +149,8 @@ function digitValue(ch: string): number {
  * ```
  */
 export function pythonInt(s: string): number | undefined {
+  // Plain ASCII digits (a page number): the same value, without the Unicode rules below.
+  if (ASCII_INT.test(s)) return Number(s);
   const m = PY_INT.exec(s);
   if (!m) return undefined;
   let digits = "";

@@ -9,7 +9,7 @@
  * a new body overwrites the oldest ones. Kept as separate arrays, every
  * evicted body was garbage in V8's old generation, collected only at its next
  * full collection: with uncached traffic the main thread's external memory
- * swung by 60-180 MiB over the cache's own 32 (bench/README.md, "Uncached API
+ * swung by 60-180 MiB over the cache's own 32 (bench/README.md history in git, "Uncached API
  * traffic (issue 10, fourth step)"). The ring's memory is the cache's size,
  * and stays so.
  *

@@ -7,7 +7,7 @@
  * Scavenges follow the JavaScript heap's own allocation (8 MB of young
  * generation), which a request barely touches, so at 256 connections tens
  * of MB of dead bodies waited in malloc's arena between two scavenges, and
- * the arena's high-water mark became resident memory (bench/README.md,
+ * the arena's high-water mark became resident memory (bench/README.md history in git,
  * "Uncached API traffic at 256 connections"). A scavenge of mostly dead
  * objects takes well under a millisecond; one per few MiB of bodies keeps
  * that garbage to a few MiB.

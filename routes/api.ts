@@ -9,7 +9,7 @@
 import { pathRoute, type Route } from "./router.ts";
 import { baseUrl } from "./context.ts";
 import type { ApiContext, ListCollection } from "./_api_data.ts";
-import { parseQs, pythonInt, type QueryPairs, urlencode } from "./_querystring.ts";
+import { pageQuery, parseQs, pythonInt, type QueryPairs } from "./_querystring.ts";
 import {
   API_HEADERS,
   errorResponse,
@@ -23,6 +23,7 @@ import {
 } from "./_drf.ts";
 import {
   competitionFilterSchema,
+  type FilterMemo,
   filtersOf,
   ORDERING_FIELDS,
   orderingOf,
@@ -32,6 +33,7 @@ import {
 } from "./_api_params.ts";
 import { conditional, validators } from "./_conditional.ts";
 import { joinBytes, utf8 } from "./_bytes.ts";
+import { COMMON_HEADERS, withAllCommonHeaders } from "./_common_headers.ts";
 import { openApiDocument } from "./openapi.ts";
 
 /** The API's URL prefix. */
@@ -46,8 +48,17 @@ const INVALID_PAGE: Body = { status: 404, detail: "Invalid page." };
 interface Resource {
   path: string;
   optionsName: string;
-  /** `url` is the request's URL with the path Django would route (percent-decoded, re-escaped). */
-  get(req: Request, q: QueryPairs, match: URLPatternResult, url: URL): Body | Promise<Body>;
+  /**
+   * `url` is the request's URL with the path Django would route (percent-decoded, re-escaped),
+   * `base` the scheme and authority links start with.
+   */
+  get(
+    req: Request,
+    q: QueryPairs,
+    match: URLPatternResult,
+    url: URL,
+    base: string,
+  ): Body | Promise<Body>;
 }
 
 /**
@@ -60,16 +71,18 @@ interface Resource {
  * ```
  */
 export function apiRoutes(ctx: ApiContext): Route[] {
+  // Validated filters by their values, per list (see FilterMemo).
+  const memos: Record<ListCollection, FilterMemo> = { vacancy: new Map(), competition: new Map() };
   const resources: Resource[] = [
     {
       path: "/api/v1/",
       optionsName: "Api Root",
-      get: (req) => ({ body: utf8(renderJson(apiRoot(baseUrl(req, ctx)))) }),
+      get: (_req, _q, _m, _url, base) => ({ body: utf8(renderJson(apiRoot(base))) }),
     },
     {
       path: "/api/v1/schema/",
       optionsName: "Schema",
-      get: (req) => ({ body: utf8(renderJson(openApiDocument(baseUrl(req, ctx)))) }),
+      get: (_req, _q, _m, _url, base) => ({ body: utf8(renderJson(openApiDocument(base))) }),
     },
     {
       path: "/api/v1/agencies/for_vacancies/",
@@ -84,7 +97,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     {
       path: "/api/v1/vacancies/",
       optionsName: "Vacancy List",
-      get: (req, q, _m, url) => list(ctx, "vacancy", req, q, url),
+      get: (_req, q, _m, url, base) => list(ctx, memos, "vacancy", q, url, base),
     },
     {
       path: "/api/v1/vacancies/:id([^/.]+)/",
@@ -94,7 +107,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     {
       path: "/api/v1/competitions/",
       optionsName: "Competition List",
-      get: (req, q, _m, url) => list(ctx, "competition", req, q, url),
+      get: (_req, q, _m, url, base) => list(ctx, memos, "competition", q, url, base),
     },
     {
       path: "/api/v1/competitions/:id([^/.]+)/",
@@ -103,18 +116,18 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     },
   ];
   const routes: Route[] = resources.map((res) =>
-    pathRoute(res.path, (req, match) => serve(ctx, res, req, match))
+    pathRoute(res.path, (req, match, _info, url) => serve(ctx, res, req, match, url))
   );
   // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
   const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
   routes.push({
     // "/api/*" however its letters and slash are spelled (`/%61pi%2F...`): Django decodes first.
     pattern: new URLPattern({ pathname: "/((?:a|%61)(?:p|%70)(?:i|%69)(?:/|%2[Ff]).*)" }),
-    handler: (req) => {
+    handler: (req, _match, _info, parsed) => {
       // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
       // and builds links and redirects from it re-escaped.
-      const url = canonicalUrl(new URL(req.url));
-      if (url.pathname !== new URL(req.url).pathname) {
+      const url = canonicalUrl(parsed);
+      if (url.pathname !== parsed.pathname) {
         for (const [i, res] of resources.entries()) {
           const m = routes[i].pattern.exec(url);
           if (m) return serve(ctx, res, req, m, url);
@@ -158,7 +171,7 @@ async function serve(
   res: Resource,
   req: Request,
   match: URLPatternResult,
-  url = new URL(req.url),
+  url: URL,
 ): Promise<Response> {
   const q = parseQs(url.search.slice(1));
   const neg = negotiate(req.headers, q);
@@ -180,34 +193,44 @@ async function serve(
 
   // The revision and validators are read before the data, so an import in
   // between only makes the ETag (and the cache entry) stale, never wrong.
-  const variant = [baseUrl(req, ctx), url.pathname, url.search, neg.indent ?? 0];
-  const key = JSON.stringify(variant);
+  const base = baseUrl(req, ctx, url);
+  const variant = JSON.stringify([base, url.pathname, url.search, neg.indent ?? 0]);
   const revision = ctx.data.revision();
-  let hit = ctx.responseCache?.get(key, revision);
+  let hit = ctx.responseCache?.get(variant, revision);
   if (!hit) {
     const v = validators(ctx.data, variant);
-    const out = await res.get(req, q, match, url);
+    const out = await res.get(req, q, match, url, base);
     // Preconditions apply to a 200 only: `If-None-Match: *` on a missing record is still a 404.
     if ("detail" in out) return errorResponse(out.status, out.detail, neg.indent);
     // Bodies stay UTF-8 bytes from SQLite to the socket; only pretty-printing decodes them.
     const body = neg.indent ? utf8(indent(new TextDecoder().decode(out.body))) : out.body;
     hit = { body, etag: v.etag, lastModified: v.lastModified };
-    ctx.responseCache?.set(key, revision, hit);
+    ctx.responseCache?.set(variant, revision, hit);
   }
   // A hit's body is a view into the cache's ring, valid until its next write: from here
   // to `new Response` (which copies it) nothing awaits.
   const early = conditional(req.headers, hit);
   if (early) return early;
   const body = hit.body;
-  const headers = { ...API_HEADERS, "etag": hit.etag, "last-modified": hit.lastModified };
+  // Every header of the answer in one object: none is added to the response afterwards.
+  const headers = {
+    ...API_HEADERS,
+    "etag": hit.etag,
+    "last-modified": hit.lastModified,
+    ...COMMON_HEADERS,
+  };
   if (method === "HEAD") {
-    return new Response(null, {
-      status: 200,
-      headers: { ...headers, "content-length": String(body.byteLength) },
-    });
+    return withAllCommonHeaders(
+      new Response(null, {
+        status: 200,
+        headers: { ...headers, "content-length": String(body.byteLength) },
+      }),
+    );
   }
   ctx.onBody?.(body.byteLength);
-  return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
+  return withAllCommonHeaders(
+    new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers }),
+  );
 }
 
 function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
@@ -227,14 +250,16 @@ function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPa
 
 async function list(
   ctx: ApiContext,
+  memos: Record<ListCollection, FilterMemo>,
   collection: ListCollection,
-  req: Request,
   q: QueryPairs,
   url: URL,
+  base: string,
 ): Promise<Body> {
   const filters = filtersOf(
     q,
     collection === "vacancy" ? vacancyFilterSchema : competitionFilterSchema,
+    memos[collection],
   );
   if (!filters.ok) return { status: 400, detail: filters.detail };
   const pageSize = pageSizeOf(q);
@@ -261,16 +286,13 @@ async function list(
   }
   const result = await ctx.data.list(collection, { ...query, page, pageSize });
   if (result === null) return INVALID_PAGE;
-  const numPages = Math.max(1, Math.ceil(result.count / pageSize));
-  const self = baseUrl(req, ctx) + url.pathname;
+  const self = base + url.pathname;
+  const pageQs = pageQuery(q);
   const link = (n: number) => {
-    const params = new Map(q);
-    if (n === 1) params.delete("page");
-    else params.set("page", [String(n)]);
-    const qs = urlencode(params);
+    const qs = pageQs(n);
     return qs ? `${self}?${qs}` : self;
   };
-  const next = result.page < numPages ? JSON.stringify(link(result.page + 1)) : "null";
+  const next = result.page < result.pages ? JSON.stringify(link(result.page + 1)) : "null";
   const previous = result.page > 1 ? JSON.stringify(link(result.page - 1)) : "null";
   return {
     body: joinBytes(

@@ -11,7 +11,13 @@
  *
  * @module
  */
-import type { MapServer, SoapBody, SoapReply } from "../map/mod.ts";
+import type { MapServer } from "../map/mod.ts";
+import {
+  createSoapFace,
+  type SoapBody,
+  type SoapFace,
+  type SoapReply,
+} from "../map/soap/server.ts";
 import {
   BodyBudget,
   BodyTooLargeError,
@@ -32,6 +38,8 @@ export const DEFAULT_MAX_SOAP_BODY = 10 * 1024 * 1024;
 /** What the ArcGIS routes need from the application. */
 export interface ArcgisRoutesContext {
   maps: MapServer;
+  /** The SOAP face over `maps` (default: one with every operation, errors unlogged). */
+  soap?: SoapFace;
   /** Public base URL of a request (`http://host:port`, no trailing slash). */
   baseUrl: (req: Request) => string;
   /** Request body limit in bytes (default 10 MiB). */
@@ -194,6 +202,7 @@ function notFound(message: string): Response {
 export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
   const limit = ctx.maxBodyBytes ?? DEFAULT_MAX_SOAP_BODY;
   const budget = ctx.bodyBudget ?? new BodyBudget();
+  const soap = ctx.soap ?? createSoapFace(ctx.maps);
   const opts = { ignoreCase: true };
 
   /**
@@ -238,7 +247,7 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
           }
           throw e;
         }
-        return answer(req, (body) => ctx.maps.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
+        return answer(req, (body) => soap.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
@@ -266,15 +275,15 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
             { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
           );
         }
-        const endpoint = ctx.maps.serviceUrl(s, { baseUrl: ctx.baseUrl(req) });
-        return xmlResponse(ctx.maps.wsdl(s.name, endpoint)!);
+        const endpoint = soap.serviceUrl(s, { baseUrl: ctx.baseUrl(req) });
+        return xmlResponse(soap.wsdl(s.name, endpoint)!);
       },
     },
     {
       pattern: catalog,
       method: "POST",
       handler(req) {
-        return answer(req, (body) => ctx.maps.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
+        return answer(req, (body) => soap.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
       },
     },
     {
@@ -287,7 +296,7 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
             { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
           );
         }
-        return xmlResponse(ctx.maps.catalogWsdl(`${ctx.baseUrl(req)}/arcgis/services`));
+        return xmlResponse(soap.catalogWsdl(`${ctx.baseUrl(req)}/arcgis/services`));
       },
     },
   ];

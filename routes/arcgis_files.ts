@@ -17,7 +17,8 @@
  */
 import { join } from "node:path";
 import type { MapServer } from "../map/mod.ts";
-import { frameTiling, TileNotFoundError } from "../map/tiles/mod.ts";
+import { tileMapOf, TileNotFoundError } from "../map/tiles/mod.ts";
+import { etagMatches } from "./_conditional.ts";
 import { mimeOfExtension } from "../map/render/mod.ts";
 
 /** What the file routes need from the application. */
@@ -65,13 +66,6 @@ function decodeParts(...parts: string[]): string[] | undefined {
   }
 }
 
-function etagMatches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(",").map((t) => t.trim().replace(/^W\//, "")).some((t) =>
-    t === "*" || t === etag
-  );
-}
-
 /** Reads `3` or `L03` (decimal), `2` or `R00000002` / `C0000000a` (hex) path parts. */
 function tileIndex(part: string, prefix: "L" | "R" | "C"): number | null {
   const p = part.replace(/\.[a-z0-9]+$/i, "");
@@ -104,8 +98,7 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
     const frames = service.maps;
     const frame = mapName !== null
       ? frames.find((m) => m.name.toLowerCase() === mapName.toLowerCase())
-      : frames.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
-        frames.find((m) => frameTiling(m));
+      : tileMapOf(service);
     if (!frame) {
       return errorJson(
         404,

@@ -57,7 +57,7 @@ function reply(r: RestReply, head: boolean): Response {
 }
 
 /** A POST body that could not be taken: its HTTP status and the reason. */
-interface FormRefusal {
+export interface FormRefusal {
   status: 400 | 413;
   message: string;
 }
@@ -67,8 +67,17 @@ interface FormRefusal {
  * over `limit` bytes (declared or streamed, chunked or not, urlencoded or
  * multipart) is refused with 413 as soon as its limit is passed, having held
  * no more than `limit` bytes; other media types are refused with the reason.
+ *
+ * @example
+ * ```ts ignore
+ * const form = await formParams(req, 10 * 1024 * 1024);
+ * if (form instanceof URLSearchParams) form.get("f");
+ * ```
  */
-async function formParams(req: Request, limit: number): Promise<URLSearchParams | FormRefusal> {
+export async function formParams(
+  req: Request,
+  limit: number,
+): Promise<URLSearchParams | FormRefusal> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (declaredTooLarge(req, limit)) {
     return { status: 413, message: new BodyTooLargeError(limit).message };

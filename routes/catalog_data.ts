@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Catalog, ListQuery, ReaderPool } from "../data/mod.ts";
+import type { Catalog, ListPlan, ListQuery, ReaderPool } from "../data/mod.ts";
 import { joinBytes } from "./_bytes.ts";
 import type { ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 
@@ -34,25 +34,38 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
   // Last-Modified moves only with the revision (one import commits both).
   let modified = STARTED;
   let modifiedRevision: string | undefined;
+  let modifiedHttp = "";
+  let modifiedHttpOf: Date | undefined;
   return {
     agencies: () => joinBytes("[", catalog.agenciesBytes(), ",", "]"),
     get(collection, id) {
       return catalog.getBytes(collection === "agency" ? "agencies" : COLLECTION[collection], id);
     },
-    async list(collection: ListCollection, req: ListRequest): Promise<ListPage | null> {
-      const name = COLLECTION[collection];
-      const q = toQuery(req);
-      let page = req.page;
-      if (page === "last") {
-        await readers?.prepare(catalog, name, q);
-        const count = catalog.count(name, q);
-        page = Math.max(1, Math.ceil(count / req.pageSize));
+    list(collection: ListCollection, req: ListRequest): ListPage | null | Promise<ListPage | null> {
+      // Built once: the work, the count and the page all read this plan.
+      const plan = catalog.plan(
+        COLLECTION[collection],
+        toQuery(req, req.page === "last" ? 1 : req.page),
+      );
+      const page = (plan: ListPlan): ListPage | null => {
+        const { count, docs } = catalog.listBytes(plan);
+        const pages = pagesOf(count, req.pageSize);
+        const page = plan.query.page ?? 1;
+        return page > pages ? null : { count, page, pages, docs };
+      };
+      // Slow work goes to a reader first; without any (the usual case) the page is read now.
+      const prepared = (plan: ListPlan) =>
+        readers && catalog.listWork(plan) ? readers.prepare(catalog, plan) : undefined;
+      if (req.page === "last") {
+        return (async () => {
+          await prepared(plan);
+          const last = catalog.atPage(plan, pagesOf(catalog.count(plan), req.pageSize));
+          await prepared(last);
+          return page(last);
+        })();
       }
-      await readers?.prepare(catalog, name, { ...q, page });
-      const { count, docs } = catalog.listBytes(name, { ...q, page });
-      const numPages = Math.max(1, Math.ceil(count / req.pageSize));
-      if (page > numPages) return null;
-      return { count, page, docs };
+      const work = prepared(plan);
+      return work ? work.then(() => page(plan)) : page(plan);
     },
     revision() {
       // One SQLite read costs about a quarter of a cached response; a
@@ -75,12 +88,27 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
       }
       return modified;
     },
+    lastModifiedHttp() {
+      // Formatted once per revision, not once per response.
+      const d = this.lastModified();
+      if (d !== modifiedHttpOf) {
+        modifiedHttp = d.toUTCString();
+        modifiedHttpOf = d;
+      }
+      return modifiedHttp;
+    },
   };
 }
 
-function toQuery(req: ListRequest): ListQuery {
+/** DRF's page count: at least one page, even of nothing. */
+function pagesOf(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+function toQuery(req: ListRequest, page: number): ListQuery {
   const f = req.filters;
   return {
+    page,
     pageSize: req.pageSize,
     ordering: req.ordering,
     agency: f.agency,
@@ -96,6 +124,7 @@ function toQuery(req: ListRequest): ListQuery {
     near: f.near && f.radius_km !== undefined
       ? { lat: f.near[0], lon: f.near[1], radiusKm: f.radius_km }
       : undefined,
-    search: req.search.length ? req.search.join(" ") : undefined,
+    // The terms as the HTTP layer split them: not joined to be split again.
+    search: req.search.length ? req.search : undefined,
   };
 }

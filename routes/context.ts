@@ -29,9 +29,10 @@ export interface AppContext extends UrlOptions {
  * baseUrl(new Request("http://127.0.0.1:8000/api/v1/"), {}); // "http://127.0.0.1:8000"
  * ```
  */
-export function baseUrl(req: Request, opts: UrlOptions): string {
+export function baseUrl(req: Request, opts: UrlOptions, url?: URL): string {
   if (opts.publicUrl) return opts.publicUrl.replace(/\/+$/, "");
-  const url = new URL(req.url);
+  // `url`: the request's URL when the caller has it parsed already.
+  url ??= new URL(req.url);
   let proto = url.protocol.slice(0, -1);
   let host = req.headers.get("host") ?? url.host;
   if (opts.trustProxy) {

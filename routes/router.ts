@@ -5,11 +5,15 @@
  * @module
  */
 
-/** Handler of one route: gets the request and the URLPattern match. */
+/**
+ * Handler of one route: gets the request, the URLPattern match and the
+ * request's URL, parsed once by the router (handlers need not parse it again).
+ */
 export type RouteHandler = (
   req: Request,
   match: URLPatternResult,
   info: Deno.ServeHandlerInfo | undefined,
+  url: URL,
 ) => Response | Promise<Response>;
 
 /** One route entry. `method` undefined means "any method" (the handler decides). */
@@ -82,13 +86,13 @@ export function createRouter(
   fallback: Fallback,
 ): (req: Request, info?: Deno.ServeHandlerInfo) => Promise<Response> {
   return async function route(req, info) {
-    // The pathname as the patterns see it (parsed and normalized once).
-    let pathname: string | undefined;
+    // Parsed and normalized once: the pathname as the patterns see it, and the handlers' URL.
+    const url = new URL(req.url);
+    const pathname = url.pathname;
     // Routes passed over for their method only; their patterns run if nothing answers.
     let others: Route[] | undefined;
     for (const r of routes) {
       if (r.prefix !== undefined) {
-        pathname ??= new URL(req.url).pathname;
         if (
           r.prefix.exact ? pathname !== r.prefix.text : !pathname.startsWith(r.prefix.text)
         ) continue;
@@ -102,8 +106,9 @@ export function createRouter(
           continue;
         }
       }
-      const match = r.pattern.exec(req.url);
-      if (match) return await r.handler(req, match, info);
+      // A pathname equal to a literal pattern's matches it: its match is only run if read.
+      const match = r.prefix?.exact ? new LazyMatch(r.pattern, req.url) : r.pattern.exec(req.url);
+      if (match) return await r.handler(req, match, info, url);
     }
     const allowed = new Set<string>();
     for (const r of others ?? []) {
@@ -111,4 +116,44 @@ export function createRouter(
     }
     return await fallback(req, [...allowed]);
   };
+}
+
+/**
+ * The match of an input known to match a pattern, run on the first read of
+ * any of its parts (a URLPattern costs microseconds a run; most handlers of
+ * literal paths never look at their match).
+ */
+class LazyMatch implements URLPatternResult {
+  #m: URLPatternResult | undefined;
+  constructor(readonly pattern: URLPattern, readonly input: string) {}
+  #get(): URLPatternResult {
+    return this.#m ??= this.pattern.exec(this.input)!;
+  }
+  get inputs() {
+    return this.#get().inputs;
+  }
+  get protocol() {
+    return this.#get().protocol;
+  }
+  get username() {
+    return this.#get().username;
+  }
+  get password() {
+    return this.#get().password;
+  }
+  get hostname() {
+    return this.#get().hostname;
+  }
+  get port() {
+    return this.#get().port;
+  }
+  get pathname() {
+    return this.#get().pathname;
+  }
+  get search() {
+    return this.#get().search;
+  }
+  get hash() {
+    return this.#get().hash;
+  }
 }

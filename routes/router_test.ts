@@ -36,12 +36,27 @@ Deno.test("router: prefixed routes run their pattern only for paths they can mat
   assert.equal(one.runs() + root.runs(), 0);
   assert.equal(await text("/a/7/"), "a 7");
   assert.deepEqual([root.runs(), one.runs()], [0, 1]);
+  // A literal pattern equal to the path matches it: its pattern runs only if the match is read.
   assert.equal(await text("/a/"), "root");
-  assert.deepEqual([root.runs(), one.runs()], [1, 1]);
+  assert.deepEqual([root.runs(), one.runs()], [0, 1]);
   // Paths are compared as the patterns see them: normalized.
   assert.equal(await text("/x/../a/8/"), "a 8");
   assert.equal(await text("/a/./"), "root");
   assert.equal(await text("/A/8/"), "none");
+});
+
+Deno.test("router: a literal route's match is the pattern's, run when read; handlers get the parsed URL", async () => {
+  const read = counted(
+    pathRoute(
+      "/c/",
+      (_req, m, _info, url) =>
+        new Response(`${m.pathname.input} ${m.hostname.input} ${url.search}`),
+    ),
+  );
+  const route = createRouter([read.route], () => new Response("none", { status: 404 }));
+  const res = await route(new Request("http://h/x/../c/?q=1"));
+  assert.equal(await res.text(), "/c/ h ?q=1");
+  assert.equal(read.runs(), 1);
 });
 
 Deno.test("router: the prefix shortcut never changes the answer, whatever the encoding of the path or of the pattern", async () => {

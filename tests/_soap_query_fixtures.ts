@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer } from "../map/mod.ts";
-import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
 import { withCommonHeaders } from "../routes/mod.ts";
@@ -49,7 +48,6 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
   const maps = createMapServer({
     services,
     outputDir,
-    operations: MAPSERVER_HANDLERS,
   });
   const routes = [
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),

@@ -112,6 +112,74 @@ Deno.test("cli: bad flags are a usage error, not a stack trace", async () => {
 });
 
 Deno.test({
+  name: "cli: a bad map document or a port in use stops the start with one line and status 1",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      await Deno.mkdir(`${dir}/maps`);
+      await Deno.writeTextFile(
+        `${dir}/maps/x.json`,
+        JSON.stringify({
+          name: "X",
+          maps: [{ name: "M", wkid: 4326, layers: [{ name: "L", source: { type: "oracle" } }] }],
+        }),
+      );
+      const common = ["--host", "127.0.0.1", "--db", `${dir}/catalog.db`];
+      const bad = await runToEnd(["serve", ...common, "--port", "0", "--maps", `${dir}/maps`]);
+      const busy = await runToEnd([
+        "serve",
+        ...common,
+        "--port",
+        String((listener.addr as Deno.NetAddr).port),
+      ]);
+      for (
+        const [r, what] of [[bad, /x\.json: maps\[0\]\.layers\[0\]\.source\.type/], [
+          busy,
+          /Address already in use.*--port/,
+        ]] as const
+      ) {
+        assert.equal(r.code, 1, r.stderr);
+        const lines = r.stderr.trim().split("\n");
+        assert.equal(lines.length, 1, r.stderr);
+        assert.match(lines[0], /^Cannot start: /);
+        assert.match(lines[0], what);
+      }
+    } finally {
+      listener.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("cli: --help of each command prints its usage and exits 0, starting nothing", async () => {
+  for (
+    const [command, flag] of [
+      ["serve", "--port N"],
+      ["import", "--collection"],
+      ["sync", "--max-pages N"],
+      ["demo", "--scale"],
+      ["seed-tiles", "--levels"],
+    ]
+  ) {
+    for (const help of ["--help", "-h"]) {
+      const r = await runToEnd([command, help]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.includes(`main.ts ${command} `), r.stdout);
+      assert.ok(r.stdout.includes(flag), `${command} ${help}: ${r.stdout}`);
+      assert.doesNotMatch(r.stdout, /Serving/);
+      for (const other of ["serve", "import", "sync", "demo", "seed-tiles"]) {
+        if (other !== command) assert.ok(!r.stdout.includes(`main.ts ${other} `), r.stdout);
+      }
+    }
+  }
+  const all = await runToEnd(["--help"]);
+  assert.equal(all.code, 0);
+  assert.match(all.stdout, /main\.ts serve[\s\S]*main\.ts seed-tiles/);
+});
+
+Deno.test({
   name: "cli: import rejects a whole file on one bad record; a good import is served at once",
   sanitizeResources: false,
   async fn() {

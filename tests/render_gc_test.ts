@@ -1,7 +1,7 @@
 /**
  * Render workers collect their garbage between jobs once it passed the
  * pool's budget, when the process runs with `--v8-flags=--expose-gc` (as
- * `deno task start` does), and never without it (bench/README.md, "Soak
+ * `deno task start` does), and never without it (bench/README.md history in git, "Soak
  * memory").
  */
 import assert from "node:assert/strict";
@@ -72,7 +72,7 @@ Deno.test("a job is not sent to a worker collecting its garbage while another is
 
 Deno.test("a worker past its budget but under its limit collects once idle, not between jobs", async () => {
   // Every job leaves more than the tiny budget, none reaches the limit: the four jobs follow each
-  // other without a collection (one would overlap the next request, bench/README.md), and the
+  // other without a collection (one would overlap the next request, bench/README.md history in git), and the
   // worker collects once it has been idle a second.
   const [afterJobs, idle] = await idleProbe(1000, 4);
   assert.deepEqual(afterJobs.jobs, [4]);
@@ -99,14 +99,14 @@ Deno.test("render workers never collect on their own without --expose-gc", async
 Deno.test("deno task start runs the server with --expose-gc and an 8 MB young generation", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   assert.match(config.tasks.start, /--v8-flags=--expose-gc\b/);
-  // Issue 10's memory goal (bench/README.md, "Cold search with filters and memory").
+  // Issue 10's memory goal (bench/README.md history in git, "Cold search with filters and memory").
   assert.match(config.tasks.start, /--v8-flags=\S*--max-semi-space-size=8\b/);
   const docker = await Deno.readTextFile(new URL("../Dockerfile", import.meta.url));
   assert.match(docker, /--v8-flags=--expose-gc,--max-semi-space-size=8/);
 });
 
 Deno.test("deno task start and the Dockerfile run the server with two malloc arenas", async () => {
-  // Issue 10's memory goal (bench/README.md, "Uncached API traffic (issue 10, fourth step)").
+  // Issue 10's memory goal (bench/README.md history in git, "Uncached API traffic (issue 10, fourth step)").
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   assert.match(config.tasks.start, /^MALLOC_ARENA_MAX=2 deno run /);
   const docker = await Deno.readTextFile(new URL("../Dockerfile", import.meta.url));

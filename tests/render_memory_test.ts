@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import jpeg from "jpeg-js";
-import { createDemoDatabase } from "../data/mod.ts";
+import { COMPETITION_CATALOG_MODULE, createDemoDatabase } from "../data/mod.ts";
 import { startServer } from "../main.ts";
 import { faultOf, operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { loadServices } from "../map/document/mod.ts";
@@ -27,12 +27,15 @@ const OCEAN = [205, 225, 240];
 const dir = Deno.makeTempDirSync({ prefix: "render_memory_" });
 const catalogPath = `${dir}/catalog.db`;
 await createDemoDatabase(catalogPath);
-const services = (await loadServices({ catalogPath })) as unknown as LoadedService[];
+const services = (await loadServices({
+  catalogPath,
+  catalogModule: COMPETITION_CATALOG_MODULE,
+})) as unknown as LoadedService[];
 const resolve = (_service: string, map: string) => findRenderMap(services[0], map);
 const loader = {
   module: new URL("../map/document/mod.ts", import.meta.url).href,
   export: "loadServices",
-  args: [{ catalogPath }],
+  args: [{ catalogPath, catalogModule: COMPETITION_CATALOG_MODULE }],
 };
 
 /** The wasm heap's size (read directly, as CanvasKit's typings leave it out). */

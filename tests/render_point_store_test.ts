@@ -20,6 +20,7 @@ import { openGeoPackage } from "../map/sources/geopackage.ts";
 import { loadKit, renderMap } from "../map/render/mod.ts";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
 import { heldPointStores } from "../map/render/_pointstore.ts";
+import { prepareStores } from "../map/render/_warmup.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
 import type { MapJob } from "../map/render/jobs.ts";
 import type { MapRenderRequest, RenderMap } from "../map/render/types.ts";
@@ -173,6 +174,26 @@ Deno.test("two render workers draw the same points image from one shared store; 
     assert.equal(pool.stats().storeBuilds, 2, "the other worker drew from the new shared store");
   } finally {
     await pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("a worker's start-up work builds a point layer's store, so no draw builds it and no other worker builds its own", async () => {
+  const path = await pointsGpkg();
+  try {
+    const services = (await loadGeoPackagePointService(path, "pts")) as LoadedService[];
+    const map = findRenderMap(services[0], "Layers");
+    const storeKey = map.layers[0].source.storeKey!;
+    const mine = () => heldPointStores().filter((d) => d.source === storeKey);
+    assert.equal(mine().length, 0);
+    // What the first worker of a pool runs before it says "prepared" (map/render/_worker.ts).
+    prepareStores([map]);
+    assert.equal(mine().length, 1, "the point layer's store is built before any draw");
+    const built = mine()[0];
+    const image = renderMap(await loadKit(), map, REQUEST);
+    assert.ok(image.bytes.length > 0);
+    assert.deepEqual(mine(), [built], "the draw used the prepared store");
+  } finally {
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });

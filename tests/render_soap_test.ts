@@ -6,7 +6,6 @@
  */
 import assert from "node:assert/strict";
 import { createMapServer } from "../map/mod.ts";
-import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import type { MapService } from "../map/soap/operation.ts";
 import { RendererSpecSchema } from "../map/document/renderer.ts";
 import { TileCaches } from "../map/tiles/mod.ts";
@@ -123,7 +122,6 @@ async function start() {
     outputDir,
     renderer,
     tiles: new TileCaches({ dir: tilesDir, renderer }),
-    operations: MAPSERVER_HANDLERS,
   });
   const routes = [
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),

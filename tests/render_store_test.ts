@@ -216,3 +216,52 @@ Deno.test("a worker replaced before it finished preparing is replaced by one tha
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });
+
+Deno.test("a client's views, one after another from the first, never wait for a warm-up draw, and every worker warms up meanwhile", async () => {
+  const path = await countriesGpkg();
+  const trace: string[] = [];
+  // Started by the first job, as the server's pool is.
+  const pool = new RenderPool({
+    size: 2,
+    lazy: true,
+    loader: countriesLoader(path),
+    trace: (line) => trace.push(line),
+  });
+  try {
+    // A client that never pauses: each view as soon as the last is answered. Before, the first
+    // worker drew its start-up views only after a quiet moment, which never came, and told the
+    // other to warm up only after those: no worker ever warmed up. Bounded; no speed is asserted.
+    const giveUp = Date.now() + 120_000;
+    const sentWarm: number[] = [];
+    for (let i = 0; pool.stats().warmedWorkers < 2 && Date.now() < giveUp; i++) {
+      // Job ids count from 1 in the order jobs are run.
+      if (pool.stats().warmedWorkers > 0) sentWarm.push(i + 1);
+      const image = await pool.run({
+        kind: "map",
+        service: "Store",
+        map: "Layers",
+        request: {
+          extent: VIEWS[i % VIEWS.length],
+          wkid: 4326,
+          widthPx: 64,
+          heightPx: 48,
+          format: "png32",
+        },
+      });
+      assert.ok(image.bytes.length > 0);
+    }
+    const stats = pool.stats();
+    assert.equal(stats.warmedWorkers, 2, "both workers finished their start-up draws");
+    assert.ok(stats.warmUpSteps >= 2 * 8, `${stats.warmUpSteps} warm-up draws granted`);
+    assert.equal(stats.jobsBehindWarmUp, 0, "no job waited for a warm-up draw");
+    // Once a worker had warmed up, every job went to a warmed-up worker.
+    for (const id of sentWarm) {
+      const line = trace.find((l) => l.startsWith(`render job ${id} `));
+      assert.match(line ?? "", / on worker \d warm /, `job ${id}: ${line}`);
+    }
+    assert.ok(trace.some((l) => /behind warm-up false/.test(l)));
+  } finally {
+    pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});

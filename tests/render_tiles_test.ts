@@ -20,6 +20,7 @@ import {
 } from "../map/tiles/scheme.ts";
 import { etagOf, TileStore, tmsRow } from "../map/tiles/store.ts";
 import { parseLevels, progressPrinter } from "../map/tiles/mod.ts";
+import { progressBar } from "../data/progress.ts";
 import { countries, decode, MemorySource } from "./_render_helpers.ts";
 import { openCatalog } from "../data/catalog.ts";
 import type { Feature } from "../map/types.ts";
@@ -162,7 +163,10 @@ Deno.test("tile cache: renders on demand, repeats from the store, invalidates pr
     const sink = {
       writeSync: (b: Uint8Array) => (lines.push(new TextDecoder().decode(b)), b.length),
     };
-    const done = await cache.seed(parseLevels("0-4"), progressPrinter(sink));
+    const done = await cache.seed(
+      parseLevels("0-4"),
+      progressPrinter(progressBar("tiles", { out: { ...sink, isTerminal: () => false } })),
+    );
     assert.equal(done.total, 1 + 4 + 16 + 64 + 256);
     assert.equal(cache.store.count(), done.total);
     assert.match(

@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import { createMapServer } from "../map/mod.ts";
-import { MAPSERVER_HANDLERS } from "../map/soap/handlers.ts";
 import type { MapService } from "../map/soap/operation.ts";
 import { RendererSpecSchema } from "../map/document/renderer.ts";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
@@ -100,7 +99,6 @@ async function start(world?: FeatureSource) {
   const maps = createMapServer({
     services: [service(world)],
     outputDir: await Deno.makeTempDir({ prefix: "render-wrap-" }),
-    operations: MAPSERVER_HANDLERS,
   });
   const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
   const server = startSoapServer(async (req) => {

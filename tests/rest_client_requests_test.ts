@@ -11,6 +11,7 @@ import { assertRestError, rest } from "./_rest_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
 import { operationEnvelope, postSoap } from "./_soap_helpers.ts";
 import { spatialReferenceWkt } from "../map/geo/projection.ts";
+import geographiclib from "geographiclib-geodesic";
 
 const SERVICE = "/services/Recruitment/MapServer";
 
@@ -500,4 +501,142 @@ test("REST query and identify in the SDK's moved-meridian Web Mercator (inSR, ou
     Math.min(...xs) > mercX(20 - 100) && Math.max(...xs) < mercX(42 - 100),
     `${Math.min(...xs)}`,
   );
+});
+
+test("REST layerDefs as esri-leaflet writes them (`<id>:<where>;`, trailing ';') filter identify and find", async (s) => {
+  const identify = async (layerDefs?: string) =>
+    (await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "67,48",
+      geometryType: "esriGeometryPoint",
+      sr: "4326",
+      mapExtent: "0,0,100,80",
+      imageDisplay: "800,500,96",
+      tolerance: "3",
+      layers: "all:1",
+      returnGeometry: "false",
+      f: "json",
+      ...(layerDefs === undefined ? {} : { layerDefs }),
+    })).body;
+  assert.deepEqual(
+    (await identify()).results.map((r: { value: string }) => r.value),
+    ["Kazakhstan"],
+  );
+  assert.deepEqual((await identify("1:name <> 'Kazakhstan';")).results, []);
+  assert.deepEqual(
+    (await identify("0:1=1;1:name = 'Kazakhstan';")).results.map((r: { value: string }) => r.value),
+    ["Kazakhstan"],
+  );
+  // A ';' inside a quoted value stays part of the where clause.
+  assert.deepEqual((await identify("1:name = 'Kazakhstan;';")).results, []);
+  const find = await rest(s.url, `${SERVICE}/find`, {
+    searchText: "Russia",
+    searchFields: "name",
+    layers: "1",
+    returnGeometry: "false",
+    layerDefs: "1:name <> 'x';",
+    f: "json",
+  });
+  assert.deepEqual(find.body.results.map((r: { value: string }) => r.value), ["Russia"]);
+  assertRestError(
+    await rest(s.url, `${SERVICE}/identify`, {
+      geometry: "67,48",
+      sr: "4326",
+      mapExtent: "0,0,100,80",
+      imageDisplay: "800,500,96",
+      tolerance: "3",
+      layerDefs: "1:name = 'x';;",
+      f: "json",
+    }),
+    400,
+    /layerDefs/,
+  );
+});
+
+test("REST query distance/units around a point (esri-leaflet's nearby) finds what lies within it", async (s) => {
+  const query = async (params: Record<string, string>) =>
+    (await rest(s.url, `${SERVICE}/0/query`, { f: "json", where: "1=1", ...params })).body;
+  const all = (await query({ outFields: "id", outSR: "4326", resultRecordCount: "2000" })).features;
+  const [lng, lat] = [37.6, 55.75];
+  const radius = 400_000;
+  const { Geodesic } = geographiclib;
+  const near = new Set<number>(), edge = new Set<number>();
+  for (const f of all) {
+    const d = Geodesic.WGS84.Inverse(lat, lng, f.geometry.y, f.geometry.x).s12 ?? 0;
+    if (Math.abs(d - radius) < radius * 0.01) edge.add(f.attributes.id);
+    else if (d < radius) near.add(f.attributes.id);
+  }
+  assert.ok(near.size > 0 && near.size < all.length, `${near.size} of ${all.length}`);
+  const info = (await rest(s.url, `${SERVICE}/0`, { f: "json" })).body;
+  assert.equal(info.advancedQueryCapabilities.supportsQueryWithDistance, true);
+  // As esri-leaflet sends it: geometry=lng,lat, inSR=4326, distance in metres.
+  const nearby = {
+    geometry: `${lng},${lat}`,
+    geometryType: "esriGeometryPoint",
+    inSR: "4326",
+    spatialRel: "esriSpatialRelIntersects",
+    units: "esriSRUnit_Meter",
+    distance: String(radius),
+    returnIdsOnly: "true",
+  };
+  const found: number[] = (await query(nearby)).objectIds;
+  assert.deepEqual(
+    found.filter((id) => !edge.has(id)).sort((a, b) => a - b),
+    [...near].sort((a, b) => a - b),
+  );
+  assert.equal(
+    (await query({ ...nearby, returnIdsOnly: "false", returnCountOnly: "true" })).count,
+    found.length,
+  );
+  // The same circle in kilometres, and around the point given in Web Mercator.
+  assert.deepEqual(
+    (await query({ ...nearby, units: "esriSRUnit_Kilometer", distance: String(radius / 1000) }))
+      .objectIds,
+    found,
+  );
+  const x = lng * 20037508.342789244 / 180;
+  const y = Math.log(Math.tan((90 + lat) * Math.PI / 360)) * 6378137;
+  assert.deepEqual(
+    (await query({ ...nearby, geometry: `${x},${y}`, inSR: "3857" })).objectIds,
+    found,
+  );
+  // No distance keeps the point itself; a distance around a box is refused, not ignored.
+  assert.deepEqual((await query({ ...nearby, distance: "0" })).objectIds, []);
+  assertRestError(
+    await rest(s.url, `${SERVICE}/0/query`, {
+      f: "json",
+      geometry: "30,50,40,60",
+      geometryType: "esriGeometryEnvelope",
+      distance: "1000",
+    }),
+    400,
+    /distance/,
+  );
+  assertRestError(
+    await rest(s.url, `${SERVICE}/0/query`, { ...nearby, units: "parsecs", f: "json" }),
+    400,
+    /units/,
+  );
+});
+
+test("REST export: a fractional size (OpenLayers' TileArcGISRest at pixel ratio 1.1) is rounded", async (s) => {
+  // OpenLayers' getRequestUrl: size = tile extent / (resolution / pixelRatio), to 4 decimals.
+  const view = "bbox=0,40,40,80&bboxSR=4326&imageSR=4326&dpi=99&format=png32&transparent=true";
+  const whole = await exportPixels(s, `${view}&size=282,282&f=image`);
+  const fractional = await exportPixels(s, `${view}&size=281.6,281.6&f=image`);
+  assert.equal(fractional.width, 282);
+  assert.equal(fractional.height, 282);
+  assertSamePixels(fractional, whole, "281.6 draws as 282");
+  const json = await rest(s.url, `${SERVICE}/export`, {
+    bbox: "0,40,40,80",
+    size: "281.6,140.2",
+    f: "json",
+  });
+  assert.deepEqual([json.body.width, json.body.height], [282, 140]);
+  for (const size of ["0.4,10", "10,-1", "a,b", "10"]) {
+    assertRestError(
+      await rest(s.url, `${SERVICE}/export`, { bbox: "0,40,40,80", size, f: "json" }),
+      400,
+      /'size'/,
+    );
+  }
 });

@@ -341,3 +341,62 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "REST identify and find with returnUnformattedValues give the values query gives; text without",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const s = await startTestServer();
+    try {
+      const asked = {
+        geometry: "37.6,55.75",
+        geometryType: "esriGeometryPoint",
+        sr: "4326",
+        layers: "all:0",
+        tolerance: "400",
+        returnGeometry: "false",
+        returnFieldName: "true",
+        f: "json",
+        ...VIEW,
+      };
+      const formatted = (await rest(s.url, `${SERVICE}/identify`, asked)).body.results;
+      const raw = (await rest(s.url, `${SERVICE}/identify`, {
+        ...asked,
+        returnUnformattedValues: "true",
+      })).body.results;
+      assert.ok(raw.length > 0, "something identified");
+      assert.equal(raw.length, formatted.length);
+      const { body: layer } = await rest(s.url, `${SERVICE}/0`, { f: "json" });
+      const oid = layer.fields.find((f: Any) => f.type === "esriFieldTypeOID").name;
+      const shape = layer.fields.find((f: Any) => f.type === "esriFieldTypeGeometry").name;
+      for (const [i, r] of raw.entries()) {
+        // Without the option every value is text, as ArcGIS 10.3 writes it.
+        assert.ok(Object.values(formatted[i].attributes).every((v) => typeof v === "string"));
+        const id = r.attributes[oid];
+        assert.equal(typeof id, "number");
+        const { body: q } = await rest(s.url, `${SERVICE}/0/query`, {
+          objectIds: String(id),
+          outFields: "*",
+          returnGeometry: "false",
+          f: "json",
+        });
+        const { [shape]: kind, ...values } = r.attributes;
+        assert.equal(kind, "Point");
+        assert.deepEqual(values, q.features[0].attributes, `feature ${id}`);
+      }
+      const found = (await rest(s.url, `${SERVICE}/find`, {
+        searchText: "Москва",
+        layers: "0",
+        returnFieldName: "true",
+        returnUnformattedValues: "true",
+        f: "json",
+      })).body.results;
+      assert.ok(found.length > 0);
+      assert.equal(typeof found[0].attributes[oid], "number");
+    } finally {
+      await s.close();
+    }
+  },
+});

@@ -6,6 +6,7 @@
  * 503 Fault with Retry-After). Ordering and progress are asserted, never
  * timings.
  */
+import { createSoapFace } from "../map/soap/server.ts";
 import assert from "node:assert/strict";
 import { createMapServer } from "../map/mod.ts";
 import { BodyBudget } from "../routes/arcgis.ts";
@@ -53,7 +54,7 @@ Deno.test("timers run while a large SOAP body is being parsed", async () => {
   };
   setTimeout(tick, 0);
   try {
-    const reply = await maps.soap("Test", body, { baseUrl: "http://127.0.0.1" });
+    const reply = await createSoapFace(maps).soap("Test", body, { baseUrl: "http://127.0.0.1" });
     const during = ticks;
     assert.equal(reply.status, 200, reply.body.slice(0, 500));
     assert.match(reply.body, /<DefaultMapName>Layers<\/DefaultMapName>|>Layers</);

@@ -4,6 +4,7 @@
  * definitions field for field; served with an absolute address; and the
  * catalog operations over HTTP.
  */
+import { createSoapFace } from "../map/soap/server.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ESRI_REFERENCE, esriReferenceDir, optionalTest } from "./_optional.ts";
@@ -246,7 +247,7 @@ Deno.test("WSDL address uses the request's Host and writes the default port", as
   try {
     const res = await fetch(`${server.serviceUrl("World")}?wsdl`);
     const text = await res.text();
-    const wsdl = server.maps.wsdl(
+    const wsdl = createSoapFace(server.maps).wsdl(
       "World",
       "https://maps.example.org/arcgis/services/World/MapServer",
     );

@@ -10,6 +10,7 @@ import { openGeoPackage } from "../sources/geopackage.ts";
 import { openGeoJsonFile } from "../sources/geojson.ts";
 import { openShapefile } from "../sources/shapefile.ts";
 import { openPostgis } from "../sources/postgis.ts";
+import { openFlatGeobuf } from "../sources/flatgeobuf.ts";
 import { openWorldAtlas } from "../sources/world_atlas.ts";
 import { type CompetitionCatalog, openCompetitions } from "../sources/competitions.ts";
 import { parseWhere, WhereClauseError } from "../query/mod.ts";
@@ -22,7 +23,6 @@ import {
 } from "./renderer.ts";
 import type { LayerSpec, MapSpec, SourceSpec } from "./schema.ts";
 import type { MapLayer } from "./types.ts";
-import { openCatalog } from "../../data/mod.ts";
 
 /** A map document that cannot be served, with where and why. */
 export class MapDocumentError extends Error {
@@ -39,6 +39,13 @@ export interface LoadOptions {
   catalog?: CompetitionCatalog;
   /** Path of the recruitment database, opened read-only when a document needs it. */
   catalogPath?: string;
+  /**
+   * URL of the module that opens `catalogPath`: it exports
+   * `openCompetitionCatalog(path)` returning a {@link CompetitionCatalog}. The
+   * application names it (its catalogue code); a path crosses to a render
+   * worker where an open catalogue cannot.
+   */
+  catalogModule?: string;
 }
 
 /** Shared state of one load: sources opened so far, the catalogue. */
@@ -83,12 +90,18 @@ async function openSource(
           srid: spec.srid,
         });
         break;
+      case "flatgeobuf":
+        source = openFlatGeobuf(spec.path, { wkid: spec.wkid });
+        break;
       case "world-atlas":
         source = await openWorldAtlas({ scale: spec.scale, object: spec.object });
         break;
       case "competitions": {
-        if (!ctx.catalog && ctx.opts.catalogPath) {
-          ctx.catalog = openCatalog(ctx.opts.catalogPath, { readonly: true });
+        if (!ctx.catalog && ctx.opts.catalogPath && ctx.opts.catalogModule) {
+          const m = await import(ctx.opts.catalogModule) as {
+            openCompetitionCatalog(path: string): CompetitionCatalog;
+          };
+          ctx.catalog = m.openCompetitionCatalog(ctx.opts.catalogPath);
         }
         if (!ctx.catalog) {
           fail("the competitions source needs the recruitment database, but none is open");

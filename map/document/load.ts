@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { Extent } from "../types.ts";
 import { canProject, normalizeWkid, projectExtent, unitsOfWkid } from "../geo/projection.ts";
@@ -25,23 +26,12 @@ function jsonPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-function union(a: Extent | null, b: Extent): Extent {
-  return a
-    ? {
-      xmin: Math.min(a.xmin, b.xmin),
-      ymin: Math.min(a.ymin, b.ymin),
-      xmax: Math.max(a.xmax, b.xmax),
-      ymax: Math.max(a.ymax, b.ymax),
-    }
-    : b;
-}
-
 function dataExtent(layers: MapLayer[], wkid: number): Extent {
   let e: Extent | null = null;
   for (const l of layers) {
     const le = l.source.extent();
     if (!le || l.source.wkid === 0) continue;
-    e = union(e, projectExtent(le, l.source.wkid, wkid));
+    e = unionExtent(e, projectExtent(le, l.source.wkid, wkid));
   }
   if (e && e.xmax > e.xmin && e.ymax > e.ymin) return e;
   // Nothing (or a single point) to frame: show the world, or pad the point.

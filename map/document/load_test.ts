@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createDemoDatabase, openCatalog } from "../../data/mod.ts";
+import { COMPETITION_CATALOG_MODULE, createDemoDatabase, openCatalog } from "../../data/mod.ts";
 import { writeGeoPackageLayer } from "../sources/geopackage_writer.ts";
 import { projectExtent } from "../geo/projection.ts";
 import {
@@ -113,9 +113,17 @@ Deno.test("the embedded service has a WGS 84 and a Web Mercator map over shared 
   service.close();
 });
 
-Deno.test("a catalogue path is enough (for render workers)", async () => {
-  const [service] = await loadServices({ catalogPath: dbPath });
+Deno.test("a catalogue path and the module that opens it are enough (for render workers)", async () => {
+  const [service] = await loadServices({
+    catalogPath: dbPath,
+    catalogModule: COMPETITION_CATALOG_MODULE,
+  });
   assert.ok(service.maps[0].layers[0].source.count({}) > 0);
+  // A path alone: map/ cannot open the application's database by itself, and says so.
+  await assert.rejects(
+    () => loadServices({ catalogPath: dbPath }),
+    /competitions source needs the recruitment database/,
+  );
 });
 
 Deno.test("a document folder is served in file order with paths relative to each file", async () => {
@@ -287,11 +295,13 @@ Deno.test("the format is published as a JSON Schema", () => {
   assert.deepEqual((schema.required as string[]).sort(), ["maps", "name"]);
 });
 
-Deno.test("the README's example document is valid", async () => {
-  const md = await Deno.readTextFile(new URL("./README.md", import.meta.url));
-  const json = md.split("```json")[1].split("```")[0];
-  const doc = validateMapDocument(JSON.parse(json), "README.md");
-  assert.equal(doc.maps[0].layers[0].source.type, "geopackage");
+Deno.test("the example documents of the README and docs/map-documents.md are valid", async () => {
+  for (const page of ["../../README.md", "../../docs/map-documents.md"]) {
+    const md = await Deno.readTextFile(new URL(page, import.meta.url));
+    const json = md.split("```json")[1].split("```")[0];
+    const doc = validateMapDocument(JSON.parse(json), page);
+    assert.equal(doc.maps[0].layers[0].source.type, "geopackage", page);
+  }
 });
 
 Deno.test("source paths may not leave the maps folder unless allowed", async () => {

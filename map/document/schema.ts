@@ -90,6 +90,13 @@ export const SourceSpecSchema = z.discriminatedUnion("type", [
     srid: z.number().int().positive().optional(),
   }),
   z.strictObject({
+    type: z.literal("flatgeobuf"),
+    /** Path of the .fgb file (relative to the document). */
+    path: z.string().min(1),
+    /** Spatial reference of the coordinates; default the file's CRS. */
+    wkid: z.number().int().positive().optional(),
+  }),
+  z.strictObject({
     type: z.literal("world-atlas"),
     scale: z.enum(["110m", "50m", "10m"]).default("50m"),
     object: z.enum(["countries", "land"]).default("countries"),

@@ -46,6 +46,25 @@ export function bboxOf(g: Geometry): Extent | null {
   }
 }
 
+/**
+ * The smallest extent holding `a` (none: nothing) and `b`, as a new object.
+ *
+ * @example
+ * ```ts
+ * unionExtent(null, { xmin: 0, ymin: 0, xmax: 1, ymax: 1 }); // a copy of the second
+ * ```
+ */
+export function unionExtent(a: Extent | null, b: Extent): Extent {
+  return a
+    ? {
+      xmin: Math.min(a.xmin, b.xmin),
+      ymin: Math.min(a.ymin, b.ymin),
+      xmax: Math.max(a.xmax, b.xmax),
+      ymax: Math.max(a.ymax, b.ymax),
+    }
+    : { xmin: b.xmin, ymin: b.ymin, xmax: b.xmax, ymax: b.ymax };
+}
+
 /** Bounding box of lists of positions, or null when there are none. */
 export function bboxOfParts(parts: Position[][]): Extent | null {
   let xmin = Infinity, ymin = Infinity, xmax = -Infinity, ymax = -Infinity;

@@ -40,6 +40,11 @@ export interface DisplayOptions {
   wkid: number;
   /** Overrides the metres per map unit derived from `wkid`. */
   metersPerUnit?: number;
+  /**
+   * Draw exactly `extent`, stretched to the image (pixels need not be square), as WMS
+   * GetMap does; default false: widen the extent to the image's aspect, as ArcGIS does.
+   */
+  stretch?: boolean;
 }
 
 /** An extent fitted to an image: everything needed to go between pixels and map units. */
@@ -56,8 +61,10 @@ export interface MapDisplay {
   readonly dpi: number;
   /** Degrees counter-clockwise. */
   readonly rotation: number;
-  /** Map units per pixel. */
+  /** Map units per pixel (across; the scale is reckoned from it). */
   readonly resolution: number;
+  /** Map units per pixel down: `resolution` unless the display is stretched. */
+  readonly yResolution: number;
   /** Map scale denominator (1:scale). */
   readonly scale: number;
   /** Metres per map unit used for the scale. */
@@ -111,6 +118,17 @@ export function adjustExtentToAspect(extent: Extent, widthPx: number, heightPx: 
   return fitsWidth
     ? { xmin: extent.xmin, xmax: extent.xmax, ymin: cy - halfH, ymax: cy + halfH }
     : { xmin: cx - halfW, xmax: cx + halfW, ymin: extent.ymin, ymax: extent.ymax };
+}
+
+/** `extent` itself, checked to have a width and a height to stretch over the image. */
+function stretchedExtent(extent: Extent, widthPx: number, heightPx: number): Extent {
+  assertExtent(extent);
+  assertPositiveFinite(widthPx, "The image width");
+  assertPositiveFinite(heightPx, "The image height");
+  if (!(extent.xmax > extent.xmin && extent.ymax > extent.ymin)) {
+    throw new InvalidRequestError("The map extent needs a width and a height to fill the image.");
+  }
+  return extent;
 }
 
 /**
@@ -198,7 +216,9 @@ export function extentFromCenterAndScale(
  * ```
  */
 export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay {
-  const adjusted = adjustExtentToAspect(extent, opts.widthPx, opts.heightPx);
+  const adjusted = opts.stretch
+    ? stretchedExtent(extent, opts.widthPx, opts.heightPx)
+    : adjustExtentToAspect(extent, opts.widthPx, opts.heightPx);
   const dpi = opts.dpi && Number.isFinite(opts.dpi) && opts.dpi > 0 ? opts.dpi : DEFAULT_DPI;
   const rotation = opts.rotation ?? 0;
   if (!Number.isFinite(rotation)) {
@@ -209,6 +229,15 @@ export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay 
   const metersPerUnit = opts.metersPerUnit ?? metersPerUnitOfWkid(opts.wkid);
   assertPositiveFinite(metersPerUnit, "Metres per map unit");
   const resolution = (adjusted.xmax - adjusted.xmin) / opts.widthPx;
+  // A box of the image's own aspect is drawn as an unstretched one is (square pixels), whatever
+  // rounding its corners went through.
+  const yStretched = (adjusted.ymax - adjusted.ymin) / opts.heightPx;
+  const yResolution = opts.stretch && Math.abs(yStretched - resolution) > 1e-9 * resolution
+    ? yStretched
+    : resolution;
+  if (opts.stretch && rotation % 360 !== 0) {
+    throw new InvalidRequestError("A stretched map cannot be rotated.");
+  }
   const base = {
     extent: adjusted,
     visibleExtent: adjusted,
@@ -217,6 +246,7 @@ export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay 
     dpi,
     rotation,
     resolution,
+    yResolution,
     scale: scaleFromResolution(resolution, metersPerUnit, dpi),
     metersPerUnit,
   };
@@ -252,7 +282,7 @@ export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay 
 export function toScreen(d: MapDisplay, p: Position): Position {
   const { extent, resolution: res } = d;
   if (d.rotation % 360 === 0) {
-    return [(p[0] - extent.xmin) / res, (extent.ymax - p[1]) / res];
+    return [(p[0] - extent.xmin) / res, (extent.ymax - p[1]) / d.yResolution];
   }
   const cx = (extent.xmin + extent.xmax) / 2;
   const cy = (extent.ymin + extent.ymax) / 2;
@@ -275,7 +305,7 @@ export function toScreen(d: MapDisplay, p: Position): Position {
 export function toMap(d: MapDisplay, px: Position): Position {
   const { extent, resolution: res } = d;
   if (d.rotation % 360 === 0) {
-    return [extent.xmin + px[0] * res, extent.ymax - px[1] * res];
+    return [extent.xmin + px[0] * res, extent.ymax - px[1] * d.yResolution];
   }
   const cx = (extent.xmin + extent.xmax) / 2;
   const cy = (extent.ymin + extent.ymax) / 2;

@@ -147,3 +147,28 @@ Deno.test("scale ranges follow ArcGIS: 0 means no limit", () => {
   assert.equal(isVisibleAtScale(999, 0, 1000), false);
   assert.equal(isVisibleAtScale(5000, 10_000, 1000), true);
 });
+
+Deno.test("a stretched display draws the box exactly, its pixels not square (WMS)", () => {
+  const box = { xmin: 0, ymin: 0, xmax: 10, ymax: 10 };
+  const d = createDisplay(box, { widthPx: 200, heightPx: 100, wkid: 3857, stretch: true });
+  assert.deepEqual(d.extent, box);
+  assert.equal(d.resolution, 0.05);
+  assert.equal(d.yResolution, 0.1);
+  assert.deepEqual(toScreen(d, [10, 0]), [200, 100]);
+  assert.deepEqual(toMap(d, [100, 50]), [5, 5]);
+  // The widened display of the same request keeps square pixels and grows the box.
+  const w = createDisplay(box, { widthPx: 200, heightPx: 100, wkid: 3857 });
+  assert.equal(w.yResolution, w.resolution);
+  assert.deepEqual(w.extent, { xmin: -5, ymin: 0, xmax: 15, ymax: 10 });
+  // A box of the image's own aspect draws as an unstretched one does.
+  const same = createDisplay(box, { widthPx: 100, heightPx: 100, wkid: 3857, stretch: true });
+  assert.deepEqual(same, createDisplay(box, { widthPx: 100, heightPx: 100, wkid: 3857 }));
+  assert.throws(() =>
+    createDisplay({ xmin: 0, ymin: 5, xmax: 10, ymax: 5 }, {
+      widthPx: 10,
+      heightPx: 10,
+      wkid: 3857,
+      stretch: true,
+    })
+  );
+});

@@ -35,12 +35,14 @@ import { segmentBox, segmentBoxHits, shapesIntersect, tolerance } from "./_inter
 
 export {
   bboxOf,
+  bboxOfParts,
   extentsIntersect,
   type Location,
   pointInPolygon,
   pointSegmentDistance,
   segmentIntersection,
   segmentsIntersect,
+  unionExtent,
 } from "./_shape.ts";
 
 /** The `esriSpatialRelEnum` values. */

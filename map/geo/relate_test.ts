@@ -217,3 +217,24 @@ Deno.test("real outlines: Natural Earth Russia and Kazakhstan", async () => {
   assert.ok(overlaps(box, russia) && !contains(box, russia) && !within(box, russia));
   assert.ok(within(env(37, 55, 38, 56), russia));
 });
+
+Deno.test("unionExtent and bboxOfParts: one home for extent arithmetic", async () => {
+  const { unionExtent, bboxOfParts } = await import("./relate.ts");
+  const a = { xmin: 0, ymin: 1, xmax: 2, ymax: 3 };
+  const first = unionExtent(null, a);
+  assert.deepEqual(first, a);
+  assert.notEqual(first, a, "a new object: growing it never changes the caller's extent");
+  assert.deepEqual(unionExtent(a, { xmin: -1, ymin: 2, xmax: 1, ymax: 5 }), {
+    xmin: -1,
+    ymin: 1,
+    xmax: 2,
+    ymax: 5,
+  });
+  assert.deepEqual(bboxOfParts([[[3, 4], [-1, 7]], [[2, -2]]]), {
+    xmin: -1,
+    ymin: -2,
+    xmax: 3,
+    ymax: 7,
+  });
+  assert.equal(bboxOfParts([[], []]), null);
+});

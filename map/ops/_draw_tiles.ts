@@ -26,12 +26,6 @@ import type {
 import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
 import { findLayer, findMap } from "./_query_map_state.ts";
 
-/** The public base URL (scheme, host, port) of a request, from the service URL. */
-export function baseOf(ctx: OperationContext): string {
-  const i = ctx.serviceUrl.indexOf("/arcgis/services/");
-  return i >= 0 ? ctx.serviceUrl.slice(0, i) : ctx.serviceUrl;
-}
-
 /** The virtual cache directory URL of a cached map. */
 export function virtualCacheDirectory(base: string, service: string, map: string): string {
   return `${base}/arcgis/rest/services/${encodeURIComponent(service)}/MapServer/tile/${
@@ -172,7 +166,7 @@ export const TILE_OPERATIONS: TileOperations = {
         `Layer ${req.LayerID} has no cache of its own; use LayerID -1 (fused cache).`,
       );
     }
-    return virtualCacheDirectory(baseOf(ctx), ctx.service.name, frame.name);
+    return virtualCacheDirectory(ctx.baseUrl, ctx.service.name, frame.name);
   },
 
   GetCacheName(req, ctx) {

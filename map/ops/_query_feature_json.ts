@@ -245,7 +245,18 @@ function polygons(rings: readonly Position[][]): Position[][][] {
   return out;
 }
 
-function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeometry {
+/**
+ * A geometry as GeoJSON (outer rings counter-clockwise, holes clockwise),
+ * each position written through `r` (rounding, projection, axis order).
+ *
+ * @example
+ * ```ts
+ * import { geoJsonGeometry } from "./_query_feature_json.ts";
+ * geoJsonGeometry({ type: "Point", x: 37.6, y: 55.7 }, ([x, y]) => [y, x]);
+ * // { type: "Point", coordinates: [55.7, 37.6] }
+ * ```
+ */
+export function geoJsonGeometry(g: Geometry, r: (p: Position) => Position): GeoJsonGeometry {
   switch (g.type) {
     case "Point":
       return { type: "Point", coordinates: r([g.x, g.y]) };

@@ -143,6 +143,7 @@ export function parseQueryFilter(
   const where = combineWhere(
     ...defs,
     parseClause(layer, filter.WhereClause ?? "", member("whereClause")),
+    filter.WhereTree,
   );
   const selection = selectColumns(layer, filter.SubFields);
   const query: LayerQuery = {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import type { Extent, Geometry, Position } from "../types.ts";
 import type {
   FeatureExtentArea,
@@ -130,6 +131,7 @@ interface ImageSize {
   widthPx: number;
   heightPx: number;
   dpi: number;
+  stretch: boolean;
 }
 
 function imageSize(
@@ -146,7 +148,7 @@ function imageSize(
     );
   }
   const dpi = imageDpi(d.ImageDPI, within);
-  return { widthPx: w, heightPx: h, dpi };
+  return { widthPx: w, heightPx: h, dpi, stretch: d.Stretch === true };
 }
 
 /** The extent a MapArea asks for, in `wkid`. */
@@ -159,7 +161,7 @@ function mapAreaExtent(
 ): Extent {
   const initial = () => projectExtent(frame.initialExtent, frame.wkid, wkid);
   if (!area) return initial();
-  const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI };
+  const sizeOr = () => size ?? { widthPx: 400, heightPx: 400, dpi: DEFAULT_DPI, stretch: false };
   const center = (c: SpatialGeometry<PointGeometry>): Position => {
     const g = toWkid(c.geometry, c.wkid, wkid) as PointGeometry;
     return [g.x, g.y];
@@ -221,14 +223,7 @@ function featureExtent(
     if (!f.geometry) continue;
     const e = geometryExtent(toWkid(f.geometry, layer.source.wkid, wkid));
     if (!e) continue;
-    box = box
-      ? {
-        xmin: Math.min(box.xmin, e.xmin),
-        ymin: Math.min(box.ymin, e.ymin),
-        xmax: Math.max(box.xmax, e.xmax),
-        ymax: Math.max(box.ymax, e.ymax),
-      }
-      : e;
+    box = unionExtent(box, e);
   }
   if (!box) {
     throw new InvalidRequestError(
@@ -306,6 +301,7 @@ export function mapStateFrom(
       dpi: size.dpi,
       rotation,
       wkid,
+      stretch: size.stretch,
     })
     : null;
   return { frame, wkid, display, extent, layers: layerStates(frame, md.LayerDescriptions) };

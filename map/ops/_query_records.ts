@@ -217,3 +217,30 @@ export function featureProperties(
       : formatValue(feature.attributes[f.name] ?? null, f.type),
   }));
 }
+
+/**
+ * Every column of `feature` as stored (numbers as numbers, dates as epoch
+ * milliseconds, NULL as null), keyed as {@link featureProperties} keys
+ * them: what ArcGIS REST's `returnUnformattedValues=true` answers. The
+ * shape field still names the geometry's kind.
+ *
+ * @example
+ * ```ts ignore
+ * featureValues(layer, feature, { byName: true }); // [{ key: "pop", value: 12000 }, ...]
+ * ```
+ */
+export function featureValues(
+  layer: MapLayer,
+  feature: Feature,
+  opts: PropertyOptions = {},
+): Property<AttributeValue>[] {
+  const shape = opts.geometryRead === false ? layer.geometryType : shapeLabel(feature.geometry);
+  return layerColumns(layer).all.map((f) => ({
+    key: opts.byName ? f.name : (f.alias || f.name),
+    value: f.type === "Geometry"
+      ? shape
+      : f.type === "OID"
+      ? feature.id
+      : feature.attributes[f.name] ?? null,
+  }));
+}

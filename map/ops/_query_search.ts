@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { Extent, Feature, FieldInfo, Geometry, Position } from "../types.ts";
 import type { WhereNode } from "../query/ast.ts";
 import type {
@@ -33,7 +34,13 @@ import {
   mapStateFrom,
   toWkid,
 } from "./_query_map_state.ts";
-import { featureProperties, findColumn, formatValue, layerColumns } from "./_query_records.ts";
+import {
+  featureProperties,
+  featureValues,
+  findColumn,
+  formatValue,
+  layerColumns,
+} from "./_query_records.ts";
 import { MAX_LIKE_PATTERN, parseClause } from "./_query_filter.ts";
 import { queryLayer } from "./_query_exec.ts";
 import { applyShapeOptions } from "./_query_shape_options.ts";
@@ -81,8 +88,6 @@ function displayName(layer: MapLayer, f: Feature): string {
   return formatValue(f.attributes[field.name] ?? null, field.type);
 }
 
-const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
-
 /** The first field of `fields` whose value matches, or null. */
 function firstMatch(
   f: Feature,
@@ -98,7 +103,7 @@ function firstMatch(
     if (field.type === "String") {
       const s = String(v);
       if (contains ? s.toUpperCase().includes(upper) : s === text) return { field, value: s };
-    } else if (NUMERIC.has(field.type) && asNumber !== null && Number(v) === asNumber) {
+    } else if (NUMERIC_FIELD_TYPES.has(field.type) && asNumber !== null && Number(v) === asNumber) {
       return { field, value: String(v) };
     }
   }
@@ -136,7 +141,7 @@ function findCondition(fields: FieldInfo[], text: string, contains: boolean): Wh
           }
           : { kind: "compare", op: "=", left: ref, right: { kind: "literal", value: text } },
       );
-    } else if (field.type !== "OID" && NUMERIC.has(field.type) && asNumber !== null) {
+    } else if (field.type !== "OID" && NUMERIC_FIELD_TYPES.has(field.type) && asNumber !== null) {
       parts.push({
         kind: "compare",
         op: "=",
@@ -235,6 +240,10 @@ const find: SearchOperations["Find"] = (req, ctx) => {
           byName: ls.returnFieldNames,
           geometryRead: ls.includeGeometry,
         }),
+        values: featureValues(layer, f, {
+          byName: ls.returnFieldNames,
+          geometryRead: ls.includeGeometry,
+        }),
         ...(ls.includeGeometry && f.geometry
           ? {
             shape: applyShapeOptions(project(f.geometry, layer, state.wkid), ls.shapeOptions),
@@ -316,6 +325,7 @@ const identify: SearchOperations["Identify"] = (req, ctx) => {
         featureId: f.id,
         name,
         properties,
+        values: featureValues(layer, f, { byName: ls.returnFieldNames }),
         ...(ls.includeGeometry && g ? { shape: applyShapeOptions(g, ls.shapeOptions) } : {}),
         ...(withPopup ? { htmlPopup: htmlPopup(layer, name, properties) } : {}),
       });

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { AttributeValue, Feature, FieldInfo } from "../types.ts";
 import type { MapLayer, OutStatistic } from "./types.ts";
 import { InvalidRequestError, member, say } from "../errors.ts";
@@ -21,8 +22,6 @@ export interface StatisticsPlan {
   /** Result columns: group fields, then one per statistic. */
   fields: FieldInfo[];
 }
-
-const NUMERIC = new Set(["SmallInteger", "Integer", "Single", "Double", "OID"]);
 
 /**
  * Checks the statistics against the layer's fields.
@@ -45,7 +44,7 @@ export function planStatistics(
     }
     const numeric = s.statisticType !== "count" && s.statisticType !== "min" &&
       s.statisticType !== "max";
-    if (numeric && field && !NUMERIC.has(field.type)) {
+    if (numeric && field && !NUMERIC_FIELD_TYPES.has(field.type)) {
       throw new InvalidRequestError(
         `outStatistics: ${s.statisticType} needs a numeric field; '${field.name}' is ${field.type}.`,
       );

@@ -110,6 +110,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
     ImageWidth: size.w,
     ImageHeight: size.h,
     ImageDPI: size.dpi,
+    Stretch: idesc.ImageDisplay?.Stretch,
   }, {
     displayName: "exportImage",
     requireDisplay: true,
@@ -122,6 +123,7 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
     map: state.frame.name,
     request: {
       extent: state.extent,
+      ...(idesc.ImageDisplay?.Stretch ? { stretch: true } : {}),
       wkid: state.wkid,
       widthPx: size.w,
       heightPx: size.h,
@@ -130,6 +132,9 @@ const exportMapImage: DrawOperations["ExportMapImage"] = async (req, ctx) => {
       background: md.BackgroundColor,
       transparentColor: transparent,
       layers: layerOverrides(state.frame, md.LayerDescriptions, md.SelectionColor),
+      ...(md.DrawOrder
+        ? { drawOrder: md.DrawOrder.map((id) => findLayer(state.frame, id).id) }
+        : {}),
       graphics: graphicsOf(md.CustomGraphics, state.wkid),
       format: type.format,
     },

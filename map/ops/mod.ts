@@ -42,4 +42,6 @@ export {
   type FeatureJsonOptions,
   featureSetObject,
   fieldJson,
+  type GeoJsonGeometry,
+  geoJsonGeometry,
 } from "./_query_feature_json.ts";

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import type { Extent, Feature } from "../types.ts";
 import type {
   LayerDescriptionQueryRequest,
@@ -237,12 +238,7 @@ export function queryFeatureExtent(
     if (!f.geometry) continue;
     const e = geometryExtent(projectGeometry(f.geometry, from, to));
     if (!e) continue;
-    box = box === null ? e : {
-      xmin: Math.min(box.xmin, e.xmin),
-      ymin: Math.min(box.ymin, e.ymin),
-      xmax: Math.max(box.xmax, e.xmax),
-      ymax: Math.max(box.ymax, e.ymax),
-    };
+    box = unionExtent(box, e);
   }
   return { extent: box, wkid: to };
 }

@@ -10,7 +10,14 @@
  */
 import type { EsriUnits } from "../geo/units.ts";
 import type { Lod } from "../tiles/scheme.ts";
-import type { Extent, Feature, FieldInfo, LayerGeometryType, Position } from "../types.ts";
+import type {
+  AttributeValue,
+  Extent,
+  Feature,
+  FieldInfo,
+  LayerGeometryType,
+  Position,
+} from "../types.ts";
 import type { Geometry, MultipointGeometry, SpatialGeometry, Wkid } from "./values.ts";
 
 export type { Lod };
@@ -120,6 +127,8 @@ export interface FindResult {
   value: string;
   /** Every column of the feature as display text, keyed by alias (or by name when asked). */
   properties: Property<string>[];
+  /** The same columns as stored (numbers, epoch-millisecond dates, null), keyed alike. */
+  values: Property<AttributeValue>[];
   /** The feature's shape in the map's spatial reference, when results carry geometry. */
   shape?: Geometry;
 }
@@ -131,6 +140,8 @@ export interface IdentifyResult {
   /** The value of the layer's display field, as text. */
   name: string;
   properties: Property<string>[];
+  /** The same columns as stored (numbers, epoch-millisecond dates, null), keyed alike. */
+  values: Property<AttributeValue>[];
   shape?: Geometry;
   /** An HTML table of the properties, when the option asked for popups. */
   htmlPopup?: string;

@@ -38,10 +38,8 @@ export type * from "./results.ts";
 export interface OperationContext {
   /** The map service the request was sent to. */
   service: MapService;
-  /** Absolute endpoint URL of the service (`.../arcgis/services/<Name>/MapServer`). */
-  serviceUrl: string;
-  /** Namespace of the request; responses are written in it. */
-  namespace: string;
+  /** Public base URL of the request (`http://host:port`, no trailing slash): absolute links. */
+  baseUrl: string;
   /** Public base URL of the output directory (images returned by URL). */
   outputUrl: string;
   /** File-system directory behind `outputUrl`. */

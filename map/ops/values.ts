@@ -17,6 +17,7 @@ import type { EsriUnits } from "../geo/units.ts";
 import type { SpatialRelation } from "../geo/relate.ts";
 import type { OutputFormat } from "../render/encode.ts";
 import type { ScaleBarSpec } from "../render/scalebar.ts";
+import type { WhereNode } from "../query/ast.ts";
 
 export type { EsriUnits, Geometry, OutputFormat, Rgba, ScaleBarSpec, SpatialRelation, SymbolSpec };
 
@@ -180,6 +181,11 @@ export interface MapDescription {
   /** The BackgroundSymbol's colour: absent = the map's; null = none (a symbol without a colour). */
   BackgroundColor?: Rgba | null;
   CustomGraphics?: GraphicElement[];
+  /**
+   * Not ArcGIS's: the layer ids to draw, bottom first (WMS LAYERS); only these are drawn;
+   * absent = the map's layers in their order.
+   */
+  DrawOrder?: number[];
 }
 
 /** An ImageDisplay: the image's size in pixels and its resolution. */
@@ -190,6 +196,11 @@ export interface ImageDisplay {
   ImageDPI?: number;
   /** Pixels of this colour become transparent (when the MapDescription names none). */
   TransparentColor?: Rgba;
+  /**
+   * Not ArcGIS's: draw the MapArea's extent exactly, stretched over the image (WMS GetMap
+   * and GetFeatureInfo); absent = widened to the image's aspect, as ArcGIS does.
+   */
+  Stretch?: boolean;
 }
 
 /** An ImageType: the image's format and whether it comes back as a URL or as data. */
@@ -233,6 +244,12 @@ export interface LegendPatch {
 export interface QueryFilter {
   /** Absent or "" = every feature. */
   WhereClause?: string;
+  /**
+   * A condition already built as the where engine's tree (field names
+   * canonical, literals typed), ANDed with WhereClause: how a face whose
+   * filter language is not SQL (OGC API CQL2) filters without writing SQL.
+   */
+  WhereTree?: WhereNode;
   /** Comma-separated field names; absent, "" or "*" = every field. */
   SubFields?: string;
   /** Object ids the result is limited to (ArcGIS FIDSet/FIDArray); absent or empty = no limit. */

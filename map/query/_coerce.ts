@@ -7,13 +7,12 @@
  *
  * @module
  */
+import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { FieldInfo } from "../types.ts";
 import type { ValueNode } from "./ast.ts";
 import { WhereClauseError } from "./_lexer.ts";
 import { isNumberText, parseDateLiteral } from "./_values.ts";
 import type { ValueType } from "./_functions.ts";
-
-const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
 
 /** The literal converted to field `f`'s type; throws WhereClauseError when it cannot be. */
 export function coerceLiteral(
@@ -23,7 +22,7 @@ export function coerceLiteral(
 ): ValueNode & { kind: "literal" } {
   const v = lit.value;
   if (v === null) return lit;
-  if (NUMERIC.has(f.type) && typeof v === "string") {
+  if (NUMERIC_FIELD_TYPES.has(f.type) && typeof v === "string") {
     if (!isNumberText(v)) {
       throw new WhereClauseError(
         `Field "${f.name}" is numeric, but '${v}' (position ${pos}) is not a number.`,

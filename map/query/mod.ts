@@ -43,10 +43,11 @@
  * @module
  */
 import type { AttributeValue, FieldInfo } from "../types.ts";
-import type { WhereNode } from "./ast.ts";
+import type { ValueNode, WhereNode } from "./ast.ts";
 import { evaluateCondition } from "./_evaluate.ts";
 import { parseWhereClause } from "./_parser.ts";
 import { FUNCTION_NAMES, FUNCTIONS, NILADIC } from "./_functions.ts";
+import { coerceLiteral } from "./_coerce.ts";
 
 export type { ValueNode, WhereNode } from "./ast.ts";
 export { WhereClauseError } from "./_lexer.ts";
@@ -84,6 +85,25 @@ export function parseWhere(
   fields: FieldInfo[],
 ): WhereNode | undefined {
   return parseWhereClause(text, fields);
+}
+
+/**
+ * A literal compared with field `field`, given that field's type as the
+ * parser gives it (`'5'` for a number field is 5, `'2024-01-31'` for a
+ * date field is its epoch milliseconds): for faces that build the tree
+ * themselves. Throws WhereClauseError when the value cannot have that type.
+ *
+ * @example
+ * ```ts
+ * fieldLiteral({ name: "POP", type: "Integer", alias: "", length: 0, nullable: true }, "5");
+ * // { kind: "literal", value: 5 }
+ * ```
+ */
+export function fieldLiteral(
+  field: FieldInfo,
+  value: string | number | null,
+): ValueNode & { kind: "literal" } {
+  return coerceLiteral(field, { kind: "literal", value }, 0);
 }
 
 /**

@@ -135,7 +135,7 @@ const ownPixels = new WeakMap<Surface, { ck: CanvasKit; pixels: MallocObj }>();
  * through premultiplied values (the compositor reads premultiplied and
  * unpremultiplies; opaque pixels are the same either way), so only the
  * blending arithmetic changes: antialiased edge pixels differ by a few
- * levels (bench/README.md, issue 9, eighth step).
+ * levels (bench/README.md history in git, issue 9, eighth step).
  */
 function makeOwnedSurface(kit: Kit, w: number, h: number): Surface | null {
   const { ck } = kit;

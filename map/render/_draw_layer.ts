@@ -209,7 +209,7 @@ export function drawLayer(
   const reachPx = rendererReachPt(layer.renderer) * painter.pxPerPt + 2;
   const view = screenView(display, wkid, reachPx);
   const src = layer.source;
-  const bbox = sourceBbox(view, wkid, src.wkid, reachPx * display.resolution);
+  const bbox = sourceBbox(view, wkid, src.wkid, reachPx * coarsest(display));
   const fields = [
     ...new Set([
       ...rendererFields(layer.renderer),
@@ -281,7 +281,7 @@ export function drawLayer(
     const { xs, ys, cls } = points.data;
     const classes = rendererClasses(layer.renderer);
     // Views inside one world need no antimeridian copies: a plain extent test rejects most points.
-    const pad = reachPx * display.resolution;
+    const pad = reachPx * coarsest(display);
     const v = view.visible;
     const simple = view.period === 0 || (v.xmin >= -view.period / 2 && v.xmax <= view.period / 2);
     if (!font) {
@@ -304,12 +304,12 @@ export function drawLayer(
     }
   } else if (store) {
     // Same tolerance as the cache's levels, so both paths draw the same pixels.
-    const tol = 2 ** Math.floor(Math.log2(display.resolution)) / 2;
-    const win = ringWindow(view, reachPx * display.resolution);
+    const tol = 2 ** Math.floor(Math.log2(finest(display))) / 2;
+    const win = ringWindow(view, reachPx * coarsest(display));
     for (const f of src.query({ where, bbox, fields, returnGeometry: false })) {
       const symbol = pickSymbol(layer.renderer, f.attributes);
       if (!symbol) continue;
-      const minDiag = display.resolution / 2;
+      const minDiag = finest(display) / 2;
       if (symbol.type === "simple-fill" && !font) {
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
         let group = groups.get(symbol);
@@ -326,11 +326,11 @@ export function drawLayer(
       emit(textOf(f.attributes), symbol, [], featCmds, featOutline);
     }
   } else {
-    for (const f of queryFeatures(layer, where, bbox, fields, wkid, display.resolution)) {
+    for (const f of queryFeatures(layer, where, bbox, fields, wkid, finest(display))) {
       if (!f.geometry) continue;
       const symbol = pickSymbol(layer.renderer, f.attributes);
       if (!symbol) continue;
-      const g = preparedGeometry(src, f.id, f.geometry, wkid, display.resolution);
+      const g = preparedGeometry(src, f.id, f.geometry, wkid, finest(display));
       if (!g) continue; // outside what the output SR can show, or below a pixel
       const featCmds: number[] = [];
       const featXy: number[] = [];
@@ -413,6 +413,16 @@ function selectionSymbol(layer: RenderLayer, color: Rgba): SymbolSpec {
   }
 }
 
+/** Map units per pixel, the finer of a (stretched) display's two: shapes are generalised to it. */
+function finest(d: MapDisplay): number {
+  return Math.min(d.resolution, d.yResolution);
+}
+
+/** Map units per pixel, the coarser of a display's two: what a reach in pixels covers at most. */
+function coarsest(d: MapDisplay): number {
+  return Math.max(d.resolution, d.yResolution);
+}
+
 /** Draws the selected features of a layer over it. */
 export function drawSelection(
   canvas: Canvas,
@@ -434,7 +444,7 @@ export function drawSelection(
     })
   ) {
     const g = f.geometry &&
-      preparedGeometry(layer.source, f.id, f.geometry, wkid, display.resolution);
+      preparedGeometry(layer.source, f.id, f.geometry, wkid, finest(display));
     if (!g) continue;
     if (g.type === "Point") addPoint([g.x, g.y], view, xy);
     else if (g.type === "Multipoint") { for (const p of g.points) addPoint(p, view, xy); }

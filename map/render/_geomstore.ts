@@ -76,7 +76,7 @@ const CHUNK = 16;
 
 /**
  * Vertices per ring chunk (see {@link PolygonStoreData.ringChunk}); chosen
- * by measurement (bench/README.md, "Chunk boxes for large rings").
+ * by measurement (bench/README.md history in git, "Chunk boxes for large rings").
  */
 export const RING_CHUNK = 128;
 

@@ -11,7 +11,7 @@
  * @module
  */
 import { heapBytes, isKitFailure, type Kit, RenderMemoryError } from "./_canvaskit.ts";
-import { patchPixels } from "./legend.ts";
+import { legendImageSize, patchPixels } from "./legend.ts";
 import type { RenderJob } from "./jobs.ts";
 
 /** Default wasm heap limit of one render worker (or the main thread's kit), in MiB. */
@@ -27,6 +27,10 @@ function jobSize(job: RenderJob): { w: number; h: number } {
       return { w: job.opts.widthPx, h: job.opts.heightPx };
     case "swatches":
       return patchPixels(job.patch);
+    case "legendImage":
+      return legendImageSize(job.rows.map((r) => r.label), job.patch);
+    case "message":
+      return { w: job.spec.widthPx, h: job.spec.heightPx };
   }
 }
 

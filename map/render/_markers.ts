@@ -7,7 +7,7 @@
  * scratch (_scratch.ts) with an open-addressing hash over integer pairs:
  * a world view of 100,000 points used to build a `Set` of 100,000 heap
  * numbers and several arrays of plain numbers per draw, garbage that ended
- * in V8's full collections (bench/README.md, issue 9 seventh step).
+ * in V8's full collections (bench/README.md history in git, issue 9 seventh step).
  *
  * @module
  */

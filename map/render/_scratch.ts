@@ -8,7 +8,7 @@
  * such memory only when the isolate collects garbage, which a render worker
  * (little JavaScript allocation, large buffers) does rarely: in the soak the
  * dead buffers of the two workers came and went by hundreds of MB between
- * samples (bench/README.md, "Soak memory"). Reused buffers make what a job
+ * samples (bench/README.md history in git, "Soak memory"). Reused buffers make what a job
  * needs a fixed amount per worker; only the part over the limit (a rare
  * huge image) is left to the garbage collector.
  *

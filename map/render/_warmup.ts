@@ -12,8 +12,12 @@
  *
  * @module
  */
+import { unionExtent } from "../geo/relate.ts";
 import { heapBytes, type Kit } from "./_canvaskit.ts";
 import { renderMap } from "./draw_map.ts";
+import { layerDefinition } from "./_draw_layer.ts";
+import { preparePolygonStores } from "./_geomstore.ts";
+import { pointStore } from "./_pointstore.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import type { Extent } from "../types.ts";
 import type { RenderMap } from "./types.ts";
@@ -25,16 +29,36 @@ function mapExtent(map: RenderMap): Extent | null {
     if (normalizeWkid(l.source.wkid) !== normalizeWkid(map.wkid)) continue;
     const e = l.source.extent();
     if (!e || ![e.xmin, e.ymin, e.xmax, e.ymax].every(Number.isFinite)) continue;
-    out = out
-      ? {
-        xmin: Math.min(out.xmin, e.xmin),
-        ymin: Math.min(out.ymin, e.ymin),
-        xmax: Math.max(out.xmax, e.xmax),
-        ymax: Math.max(out.ymax, e.ymax),
-      }
-      : { ...e };
+    out = unionExtent(out, e);
   }
   return out && out.xmax > out.xmin && out.ymax > out.ymin ? out : null;
+}
+
+/**
+ * Builds the shared geometry stores of every map's layers as drawn without a
+ * request's filter: polygon rings, and point layers with their own
+ * definition, renderer and label field (the first draw of a point layer
+ * would build its store otherwise, and every worker starting at once would
+ * build its own). A layer whose store fails is left to the requests.
+ *
+ * @example
+ * ```ts
+ * import { prepareStores } from "./_warmup.ts";
+ * prepareStores([]);
+ * ```
+ */
+export function prepareStores(maps: RenderMap[]): void {
+  preparePolygonStores(maps);
+  for (const m of maps) {
+    for (const l of m.layers) {
+      if (l.geometryType !== "Point") continue;
+      try {
+        pointStore(l.source, layerDefinition(l), l.renderer, l.labels?.field, m.wkid);
+      } catch {
+        // Reported by the request that draws it.
+      }
+    }
+  }
 }
 
 /**

@@ -14,18 +14,13 @@ import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
-import { warmUpSteps } from "./_warmup.ts";
+import { prepareStores, warmUpSteps } from "./_warmup.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { RenderMap } from "./types.ts";
 import type { WorkerError } from "./pool.ts";
 import { InvalidRequestError } from "../errors.ts";
-import {
-  adoptPolygonStore,
-  type PolygonStoreData,
-  preparePolygonStores,
-  setStorePublisher,
-} from "./_geomstore.ts";
+import { adoptPolygonStore, type PolygonStoreData, setStorePublisher } from "./_geomstore.ts";
 import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
 import { useBuildCounter } from "./_store_age.ts";
 
@@ -41,6 +36,10 @@ let collector = new WorkerCollector();
 let tail: Promise<unknown> = Promise.resolve();
 /** Pieces of work queued or running. */
 let queued = 0;
+/** When the last job ended (performance.now()): warm-up draws wait for a quiet moment. */
+let lastJobEnd = -Infinity;
+/** Quiet time after a job before a warm-up draw starts: a client's next view is likely sooner. */
+const WARM_UP_QUIET_MS = 250;
 
 /** Runs `work` after every piece queued before it (a job arriving mid-warm-up waits one draw). */
 function inTurn<T>(work: () => T | Promise<T>): Promise<T> {
@@ -65,19 +64,48 @@ function collectOnLeave(): void {
   self.postMessage({ type: "collected", collections: collector.collections, ran });
 }
 
-/** Draws the start-up views, one per turn, then tells the pool (`done` names the message). */
-async function warmUp(list: RenderMap[], done: "prepared" | "warmed"): Promise<void> {
+/** Resolves the step the pool last granted ("warm-step"); null while none is asked for. */
+let grantWarmStep: (() => void) | null = null;
+/**
+ * When the last warm-up draw ended (ms since the epoch, as the pool's `sentAt`): a job sent
+ * before then waited for that draw (reported in its reply).
+ */
+let warmStepEndedAt = -Infinity;
+
+/**
+ * Draws the start-up views, one at a time and each only with the pool's leave: the worker asks
+ * ("may-warm") once it has had no job for a moment, and the pool grants the step ("warm-step")
+ * only while no job is on its way here and another worker is free for jobs, so a request never
+ * waits behind a warm-up draw while a worker could take it (see pool.ts). After each draw it
+ * says "warm-stepped", with `done` after the last.
+ */
+async function warmUp(list: RenderMap[]): Promise<void> {
   try {
     const steps = warmUpSteps(await loadKit(), list, heapLimitBytes);
-    do {
-      // A task, not a microtask, between draws: a job message that arrived meanwhile is queued
-      // before the next draw.
-      await new Promise((r) => setTimeout(r, 0));
-    } while (!(await inTurn(() => steps.next().done)));
+    let done = false;
+    while (!done) {
+      // While jobs come (a client's views 30-50 ms apart), the draws wait: a worker serving a
+      // client is needed for its next view.
+      do await new Promise((r) => setTimeout(r, queued > 0 ? 0 : 10)); while (
+        queued > 0 || performance.now() - lastJobEnd < WARM_UP_QUIET_MS
+      );
+      await new Promise<void>((r) => {
+        grantWarmStep = r;
+        self.postMessage({ type: "may-warm" });
+      });
+      done = await inTurn(() => {
+        try {
+          return steps.next().done === true;
+        } finally {
+          warmStepEndedAt = performance.timeOrigin + performance.now();
+        }
+      });
+      if (!done) self.postMessage({ type: "warm-stepped", done });
+    }
   } catch {
     // Left to the requests that meet it.
   }
-  self.postMessage({ type: done });
+  self.postMessage({ type: "warm-stepped", done: true });
   // Building the stores and the warm-up draws leave garbage: collect it before traffic comes.
   collectWhenIdle();
 }
@@ -108,9 +136,16 @@ self.onmessage = async (e: MessageEvent) => {
       /** The pool's build ticket counter (see _store_age.ts). */
       buildCounter?: SharedArrayBuffer;
     }
-    | { type: "job"; id: number; job: RenderJob }
+    | {
+      type: "job";
+      id: number;
+      job: RenderJob;
+      /** When the pool sent it, ms since the epoch. */
+      sentAt: number;
+    }
     | { type: "store"; data: PolygonStoreData | PointStoreData }
     | { type: "warm" }
+    | { type: "warm-step" }
     | { type: "collect" };
   if (msg.type === "store") {
     if (msg.data.kind === "points") adoptPointStore(msg.data);
@@ -133,10 +168,16 @@ self.onmessage = async (e: MessageEvent) => {
     if (maps && msg.prepare) {
       // The stores first (the pool shares them), then the warm-up; then the pool tells the
       // others to warm up from the stores.
+      // "prepared" goes out with the stores, before the warm-up draws: the others warm up while
+      // this one serves the first requests.
       maps.all().then((list) => {
-        preparePolygonStores(list);
-        return warmUp(list, "prepared");
-      }, () => self.postMessage({ type: "prepared" }));
+        prepareStores(list);
+        self.postMessage({ type: "prepared" });
+        return warmUp(list);
+      }, () => {
+        self.postMessage({ type: "prepared" });
+        self.postMessage({ type: "warm-stepped", done: true });
+      });
     } else Promise.resolve(resolve?.("", "")).catch(() => {});
     return;
   }
@@ -145,20 +186,32 @@ self.onmessage = async (e: MessageEvent) => {
     return;
   }
   if (msg.type === "warm") {
-    maps?.all().then((list) => warmUp(list, "warmed"), () => self.postMessage({ type: "warmed" }));
+    if (!maps) self.postMessage({ type: "warm-stepped", done: true });
+    maps?.all().then(
+      (list) => warmUp(list),
+      () => self.postMessage({ type: "warm-stepped", done: true }),
+    );
+    return;
+  }
+  if (msg.type === "warm-step") {
+    const grant = grantWarmStep;
+    grantWarmStep = null;
+    grant?.();
     return;
   }
   // Work arrived: a pending idle collection would now delay it.
   collector.cancel();
-  await inTurn(() => runOne(msg.id, msg.job));
+  await inTurn(() => runOne(msg.id, msg.job, warmStepEndedAt > msg.sentAt));
+  lastJobEnd = performance.now();
   if (queued === 0) collectWhenIdle();
 };
 
 /**
- * Runs one job and replies; then collects garbage at once when it grew past the limit (else
- * the worker collects once idle), and says so when done.
+ * Runs one job and replies (`behindWarmUp`: a warm-up draw ran after it was sent); then collects
+ * garbage at once when it grew past the limit (else the worker collects once idle), and says so
+ * when done.
  */
-async function runOne(id: number, job: RenderJob): Promise<void> {
+async function runOne(id: number, job: RenderJob, behindWarmUp: boolean): Promise<void> {
   let kit: Kit | null = null;
   // Set just before the reply, which tells the pool.
   let collecting = false;
@@ -166,7 +219,14 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
     // Refused before drawing: nothing was allocated, so the worker stays.
     checkJobFits(job, heapLimitBytes);
   } catch (err) {
-    self.postMessage({ id, ok: false, error: errorOf(err), heapBytes: 0, retire: false });
+    self.postMessage({
+      id,
+      ok: false,
+      error: errorOf(err),
+      heapBytes: 0,
+      retire: false,
+      behindWarmUp,
+    });
     return;
   }
   try {
@@ -187,6 +247,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
         retire: kitNeedsReplacing(kit, heapLimitBytes),
         collections: collector.collections,
         collecting,
+        behindWarmUp,
       },
       { transfer: transferablesOf(result) },
     );
@@ -199,6 +260,7 @@ async function runOne(id: number, job: RenderJob): Promise<void> {
       heapBytes: kit ? heapBytes(kit) : 0,
       retire: kit ? kitNeedsReplacing(kit, heapLimitBytes, err) : true,
       collecting,
+      behindWarmUp,
     });
   } finally {
     // The reply is on its way; the job's garbage goes now, before the next job starts. The

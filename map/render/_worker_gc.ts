@@ -7,7 +7,7 @@
  * whatever runs beside it. Collected right after its reply, it overlapped
  * the next request (drawn by another worker, parsed and answered by the
  * main thread): a one-at-a-time client saw that request take 15-20 ms
- * longer, 1.6-1.8x MapServer's time for a small view (bench/README.md,
+ * longer, 1.6-1.8x MapServer's time for a small view (bench/README.md history in git,
  * "Fixed cost per request, issue 9, sixth step"). So a worker whose memory
  * grew past the budget collects once it has had no work for `idleMs`;
  * only past `limitBytes` (traffic that never pauses) does it still

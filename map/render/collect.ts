@@ -7,7 +7,7 @@
  * isolate's old generation only when it has grown to a multiple of what
  * survived the last collection. Each worker's heap therefore swung by
  * 50-100 MB, and the server's RSS, the sum over all isolates, by hundreds
- * of MB between samples (bench/README.md, "Soak memory"). Collecting when
+ * of MB between samples (bench/README.md history in git, "Soak memory"). Collecting when
  * a thread's heap grew by more than a budget, between two jobs (nothing is
  * in flight then), bounds that swing at a cost of a few milliseconds every
  * few dozen jobs.
@@ -123,7 +123,7 @@ export interface MemoryUse {
  * while `busy()` (render jobs in flight). V8's `gc()` is a full, atomic
  * collection (27 ms for the main thread's 27 MB heap, against a 3 ms final
  * pause for V8's own incremental one): started while a render job is
- * drawing, it delayed that request's answer by as much (bench/README.md,
+ * drawing, it delayed that request's answer by as much (bench/README.md history in git,
  * "Fixed cost per request, issue 9, sixth step"). Meanwhile V8's own
  * collections keep the heap in check. Returns whether it collected.
  *

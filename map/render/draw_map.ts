@@ -105,6 +105,13 @@ function drawGraphics(
   }
 }
 
+/** The layers to draw, bottom first: `order`'s (each once), else the map's from its bottom. */
+function bottomUp(map: RenderMap, order: readonly number[] | undefined): RenderMap["layers"] {
+  if (!order) return [...map.layers].reverse();
+  const byId = new Map(map.layers.map((l) => [l.id, l]));
+  return [...new Set(order)].flatMap((id) => byId.get(id) ?? []);
+}
+
 /**
  * Draws a map into unpremultiplied RGBA pixels (no encoding). The pixels
  * are the kit's work buffer, valid until it draws its next map: copy them
@@ -126,6 +133,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     dpi: req.dpi,
     rotation: req.rotation,
     wkid,
+    stretch: req.stretch,
   });
   const surface = borrowSurface(kit, req.widthPx, req.heightPx);
   const painter = new Painter(kit, display.dpi / 72);
@@ -146,8 +154,7 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     const overrides = new Map((req.layers ?? []).map((o) => [o.id, o]));
     const visibleLayerIds: number[] = [];
     const labelsTopFirst: LabelCandidate[][] = [];
-    for (let i = map.layers.length - 1; i >= 0; i--) {
-      const layer = map.layers[i];
+    for (const layer of bottomUp(map, req.drawOrder)) {
       const o = overrides.get(layer.id);
       const visible = o?.visible ?? layer.visible;
       if (!visible || !isVisibleAtScale(display.scale, layer.minScale, layer.maxScale)) continue;

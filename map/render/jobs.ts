@@ -15,7 +15,15 @@ import type { SymbolSpec } from "../document/renderer.ts";
 import { type Kit, scratchOf } from "./_canvaskit.ts";
 import { drawMapPixels, renderMap } from "./draw_map.ts";
 import { applyTransparentColor, encodeImage } from "./encode.ts";
-import { type PatchSpec, renderSwatch, type Swatch } from "./legend.ts";
+import {
+  type LegendRow,
+  type MessageImageSpec,
+  type PatchSpec,
+  renderLegendImage,
+  renderMessageImage,
+  renderSwatch,
+  type Swatch,
+} from "./legend.ts";
 import { renderScaleBar, type ScaleBarImage, type ScaleBarSpec } from "./scalebar.ts";
 import type { MapRenderRequest, MapRenderResult, RenderMap } from "./types.ts";
 import type { Rgba } from "../document/renderer.ts";
@@ -34,6 +42,19 @@ export interface SwatchJob {
   kind: "swatches";
   symbols: { symbol: SymbolSpec; transparency: number }[];
   patch: PatchSpec;
+}
+
+/** Draw a legend image: swatches with their labels, one row each (WMS GetLegendGraphic). */
+export interface LegendImageJob {
+  kind: "legendImage";
+  rows: LegendRow[];
+  patch: PatchSpec;
+}
+
+/** Draw an image carrying a message, or an empty one (WMS exceptions INIMAGE and BLANK). */
+export interface MessageImageJob {
+  kind: "message";
+  spec: MessageImageSpec;
 }
 
 /** Draw a scale bar. */
@@ -73,12 +94,19 @@ export interface MosaicCell {
 }
 
 /** Any render job. */
-export type RenderJob = MapJob | SwatchJob | ScaleBarJob | MosaicJob;
+export type RenderJob =
+  | MapJob
+  | SwatchJob
+  | ScaleBarJob
+  | MosaicJob
+  | LegendImageJob
+  | MessageImageJob;
 
 /** The result type of each job kind. */
 export type JobResult<J extends RenderJob> = J extends MapJob ? MapRenderResult
   : J extends SwatchJob ? Swatch[]
   : J extends MosaicJob ? MosaicCell[]
+  : J extends LegendImageJob | MessageImageJob ? Swatch
   : ScaleBarImage;
 
 /** Finds a map by service and map name where the job runs. */
@@ -108,6 +136,10 @@ export async function runJob<J extends RenderJob>(
       ) as JobResult<J>;
     case "scalebar":
       return renderScaleBar(kit, job.spec, job.opts) as JobResult<J>;
+    case "legendImage":
+      return renderLegendImage(kit, job.rows, job.patch) as JobResult<J>;
+    case "message":
+      return renderMessageImage(kit, job.spec) as JobResult<J>;
     case "mosaic": {
       const map = await resolve(job.service, job.map);
       return mosaic(kit, map, job) as JobResult<J>;

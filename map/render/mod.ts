@@ -40,8 +40,10 @@ export {
 export { encodePng, type PngKind } from "./png.ts";
 export type {
   JobResult,
+  LegendImageJob,
   MapJob,
   MapResolver,
+  MessageImageJob,
   MosaicCell,
   MosaicJob,
   RenderJob,
@@ -51,6 +53,9 @@ export type {
 export {
   DEFAULT_PATCH,
   layerLegend,
+  legendImageSize,
+  type LegendRow,
+  type MessageImageSpec,
   patchPixels,
   type PatchSpec,
   renderSwatch,

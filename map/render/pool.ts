@@ -3,6 +3,14 @@
  * to the cores, 1-4) so the main thread only routes, or in process (tests,
  * or when no service loader is configured).
  *
+ * Background work never holds up a job while a worker could take it: a
+ * worker's start-up draws (_warmup.ts) and its idle garbage collections run
+ * one at a time, each with the pool's leave, which it grants only while no
+ * job waits and another worker stays able to take the next one; jobs go to a
+ * warmed-up worker first. The first worker builds the geometry stores and
+ * says "prepared" before its own warm-up, so the others warm up while it
+ * serves the first requests (`RENDER_TRACE=1` traces jobs and grants).
+ *
  * Memory: each worker's wasm heap is bounded by `heapLimitMb`. A worker
  * whose heap passed it after a job, or whose job failed to allocate, is
  * replaced by a fresh one before it takes another job (the wasm heap never
@@ -67,6 +75,11 @@ export interface RenderPoolOptions {
   gcLimitMb?: number;
   /** Quiet time of a worker before its due collection runs (default 100 ms). */
   gcIdleMs?: number;
+  /**
+   * Per-job trace (off by default): called once a job is answered with its queue wait, run
+   * time, worker and that worker's state when the job was handed to it.
+   */
+  trace?: (line: string) => void;
 }
 
 /** What a pool has done about memory (diagnostics and tests). */
@@ -91,6 +104,13 @@ export interface RenderPoolStats {
   jobs: number[];
   /** Jobs that reached a worker while it collected its garbage, and waited for it. */
   jobsBehindCollection: number;
+  /**
+   * Jobs that waited for a warm-up draw of their worker (one ran between the job's sending and
+   * its start): none while another worker is free (see {@link RenderPool}).
+   */
+  jobsBehindWarmUp: number;
+  /** Warm-up draws the pool granted its workers (replacements included). */
+  warmUpSteps: number;
 }
 
 /** Raised when the queue is full: the client should retry later. */
@@ -104,6 +124,11 @@ export class RenderBusyError extends ServerBusyError {
 
 interface Pending {
   id: number;
+  /** When it was queued and handed to a worker (performance.now(), with a trace only). */
+  queuedAt?: number;
+  sentAt?: number;
+  /** The worker's index and state when it got the job (with a trace only). */
+  sentTo?: string;
   job: RenderJob;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
@@ -118,6 +143,12 @@ interface Slot {
   warm: boolean;
   /** Builds the stores for the others (until it says "prepared"). */
   preparing: boolean;
+  /** Asked for leave to collect its garbage ("may-collect"). */
+  wantsCollect: boolean;
+  /** Asked for leave to draw its next warm-up view ("may-warm"). */
+  wantsWarmStep: boolean;
+  /** Drawing a warm-up view with the pool's leave: it takes no job until "warm-stepped". */
+  warmStepping: boolean;
   heapBytes: number;
   collections: number;
   /** Jobs it answered. */
@@ -138,6 +169,8 @@ interface JobReply {
   collections?: number;
   /** It collects its garbage now, and sends "collected" when done. */
   collecting?: boolean;
+  /** A warm-up draw ran between the job's sending and its start. */
+  behindWarmUp?: boolean;
 }
 
 /** An error as a worker sends it; `facts` is set for the client's errors. */
@@ -174,6 +207,8 @@ export class RenderPool implements Renderer {
   #closed = false;
   #recycled = 0;
   #behindCollection = 0;
+  #behindWarmUp = 0;
+  #warmUpSteps = 0;
   #storeBuilds = 0;
   #prepared = false;
   #warmed = 0;
@@ -208,6 +243,9 @@ export class RenderPool implements Renderer {
       collecting: false,
       warm: false,
       preparing: prepare,
+      wantsCollect: false,
+      wantsWarmStep: false,
+      warmStepping: false,
       heapBytes: 0,
       collections: 0,
       jobs: 0,
@@ -231,12 +269,9 @@ export class RenderPool implements Renderer {
         return;
       }
       if (type === "may-collect") {
-        // An idle worker asks to collect. Granted only while no job is on its way to it (that job
-        // would wait behind the collection); jobs go elsewhere until it is done. Refused, it asks
-        // again once idle after that job.
-        if (slot.busy || slot.collecting || this.#closed) return;
-        slot.collecting = true;
-        worker.postMessage({ type: "collect" });
+        // An idle worker asks to collect: granted by #pump.
+        slot.wantsCollect = true;
+        this.#pump();
         return;
       }
       if (type === "collected") {
@@ -248,17 +283,24 @@ export class RenderPool implements Renderer {
         this.#pump();
         return;
       }
-      if (type === "warmed") {
-        slot.warm = true;
-        this.#warmed++;
+      if (type === "may-warm") {
+        slot.wantsWarmStep = true;
+        this.#pump();
+        return;
+      }
+      if (type === "warm-stepped") {
+        slot.warmStepping = false;
+        if ((e.data as { done: boolean }).done && !slot.warm) {
+          slot.warm = true;
+          this.#warmed++;
+        }
         this.#pump();
         return;
       }
       if (type === "prepared") {
-        slot.warm = true;
         slot.preparing = false;
-        this.#warmed++;
-        // The stores went out before this message, so the others warm up from them.
+        // The stores went out before this message, so the others warm up from them, while this
+        // one serves the first requests.
         this.#prepared = true;
         for (const s of this.#slots) if (s !== slot) s.worker.postMessage({ type: "warm" });
         this.#pump();
@@ -271,10 +313,12 @@ export class RenderPool implements Renderer {
       slot.collections = msg.collections ?? slot.collections;
       slot.collecting = msg.collecting === true;
       slot.jobs++;
+      if (msg.behindWarmUp) this.#behindWarmUp++;
       // The worker is idle now (one job at a time), so replacing it loses nothing;
       // queued jobs go to the new one.
       if (msg.retire) this.#replace(slot);
       if (p && p.id === msg.id) {
+        if (this.#opts.trace) this.#trace(p, msg);
         if (msg.ok) p.resolve(msg.result);
         else p.reject(errorFrom(msg.error ?? { name: "Error", message: "Render failed." }));
       }
@@ -340,6 +384,17 @@ export class RenderPool implements Renderer {
     for (const s of this.#slots) if (s !== from) s.worker.postMessage({ type: "store", data });
   }
 
+  /** Reports an answered job to the trace. */
+  #trace(p: Pending, msg: JobReply): void {
+    const now = performance.now(), sent = p.sentAt ?? now, queued = p.queuedAt ?? sent;
+    this.#opts.trace?.(
+      `render job ${p.id} ${p.job.kind}: queued ${(sent - queued).toFixed(1)} ms, ` +
+        `on ${p.sentTo} ${(now - sent).toFixed(1)} ms, ok ${msg.ok}, ` +
+        `collections ${msg.collections ?? "?"}, behind collection ${this.#behindCollection}, ` +
+        `behind warm-up ${msg.behindWarmUp === true}`,
+    );
+  }
+
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
   #replace(slot: Slot): void {
     slot.worker.terminate();
@@ -370,29 +425,84 @@ export class RenderPool implements Renderer {
       collections: this.#slots.reduce((n, s) => n + s.collections, 0),
       jobs: this.#slots.map((s) => s.jobs),
       jobsBehindCollection: this.#behindCollection,
+      jobsBehindWarmUp: this.#behindWarmUp,
+      warmUpSteps: this.#warmUpSteps,
     };
   }
 
+  /** Takes jobs now: not busy, collecting or drawing a warm-up view. */
+  #free(s: Slot): boolean {
+    return !s.busy && !s.collecting && !s.warmStepping;
+  }
+
   /**
-   * Hands queued jobs to free workers: not one busy with a job or
-   * collecting its garbage (the job would wait for the collection while
-   * another worker is idle), and a warmed-up one before one still warming up.
+   * Hands queued jobs to free workers: not one busy with a job, collecting
+   * its garbage or drawing a warm-up view (the job would wait for it while
+   * another worker is idle), and a warmed-up one before one still warming
+   * up. Then grants warm-up draws: one at a time per worker, while no job
+   * waits and another worker stays free for the next one (in a pool of one,
+   * whenever it is idle: the worker asks only after a quiet moment).
    */
   #pump(): void {
     while (this.#queue.length > 0) {
       let slot: Slot | undefined;
+      let warmCollecting = false;
       for (const s of this.#slots) {
-        if (s.busy || s.collecting) continue;
+        if (s.busy) continue;
+        if (s.collecting) {
+          warmCollecting ||= s.warm;
+          continue;
+        }
+        if (s.warmStepping) continue;
         if (s.warm) {
           slot = s;
           break;
         }
         slot ??= s;
       }
+      // A warmed-up worker that is collecting is free in a moment; one still warming up would
+      // run the job cold: the job waits for the collection ("collected" pumps).
+      if (slot && !slot.warm && warmCollecting) return;
       if (!slot) return;
       const p = this.#queue.shift()!;
       slot.busy = p;
-      slot.worker.postMessage({ type: "job", id: p.id, job: p.job });
+      if (this.#opts.trace) {
+        p.sentAt = performance.now();
+        p.sentTo = `worker ${this.#slots.indexOf(slot)} ${slot.warm ? "warm" : "warming"}`;
+      }
+      slot.worker.postMessage({
+        type: "job",
+        id: p.id,
+        job: p.job,
+        sentAt: performance.timeOrigin + performance.now(),
+      });
+    }
+    if (this.#closed || this.#queue.length > 0) return;
+    const single = this.#slots.length === 1;
+    // A collection only while another worker is free for the next job (that job would wait
+    // behind it); refused, the worker asks again once idle after its next job.
+    for (const s of this.#slots) {
+      if (!s.wantsCollect || !this.#free(s)) continue;
+      if (!single && !this.#slots.some((o) => o !== s && this.#free(o))) continue;
+      s.wantsCollect = false;
+      s.collecting = true;
+      s.worker.postMessage({ type: "collect" });
+      this.#opts.trace?.(`render collection granted to worker ${this.#slots.indexOf(s)}`);
+    }
+    // A warm-up draw while another worker is not drawing one nor collecting, so a job never
+    // waits for background work on every worker; a worker drawing a job may draw beside it.
+    for (const s of this.#slots) {
+      if (!s.wantsWarmStep || !this.#free(s)) continue;
+      if (!single && !this.#slots.some((o) => o !== s && !o.warmStepping && !o.collecting)) {
+        continue;
+      }
+      s.wantsWarmStep = false;
+      s.warmStepping = true;
+      this.#warmUpSteps++;
+      s.worker.postMessage({ type: "warm-step" });
+      this.#opts.trace?.(
+        `render warm-up draw ${this.#warmUpSteps} granted to worker ${this.#slots.indexOf(s)}`,
+      );
     }
   }
 
@@ -406,6 +516,7 @@ export class RenderPool implements Renderer {
     return new Promise((resolve, reject) => {
       this.#queue.push({
         id: this.#nextId++,
+        queuedAt: this.#opts.trace ? performance.now() : undefined,
         job,
         resolve: resolve as (v: unknown) => void,
         reject,
@@ -489,13 +600,18 @@ export class InProcessRenderer implements Renderer {
 
 /**
  * A worker pool for services loaded from map documents: each worker calls
- * map/document's `loadServices({ mapsDir, catalogPath })` itself (the
- * recruitment database is opened read-only per worker). The caller owns the
+ * map/document's `loadServices({ mapsDir, catalogPath, catalogModule })`
+ * itself (the recruitment database is opened read-only per worker, by the
+ * application's `catalogModule`). The caller owns the
  * pool and closes it.
  *
  * @example
  * ```ts
- * const renderer = documentRenderPool({ catalogPath: "var/catalog.db", lazy: true });
+ * const renderer = documentRenderPool({
+ *   catalogPath: "var/catalog.db",
+ *   catalogModule: new URL("../../data/mod.ts", import.meta.url).href,
+ *   lazy: true,
+ * });
  * renderer.close();
  * ```
  */
@@ -503,13 +619,16 @@ export function documentRenderPool(
   opts: {
     mapsDir?: string;
     catalogPath?: string;
+    catalogModule?: string;
     allowPathsOutside?: boolean;
     size?: number;
     lazy?: boolean;
     heapLimitMb?: number;
+    trace?: (line: string) => void;
   },
 ): RenderPool {
   return new RenderPool({
+    trace: opts.trace,
     size: opts.size,
     lazy: opts.lazy,
     heapLimitMb: opts.heapLimitMb,
@@ -519,6 +638,7 @@ export function documentRenderPool(
       args: [{
         mapsDir: opts.mapsDir,
         catalogPath: opts.catalogPath,
+        catalogModule: opts.catalogModule,
         allowPathsOutside: opts.allowPathsOutside,
       }],
     },

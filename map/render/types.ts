@@ -63,6 +63,8 @@ export type Graphic =
 export interface MapRenderRequest {
   /** Requested extent in `wkid` (widened to the image aspect by the display math). */
   extent: Extent;
+  /** Draw exactly `extent`, stretched to the image (WMS GetMap); default false (widened). */
+  stretch?: boolean;
   /** Output spatial reference. */
   wkid: number;
   widthPx: number;
@@ -75,6 +77,11 @@ export interface MapRenderRequest {
   /** Pixels of exactly this RGB become transparent (PNG formats). */
   transparentColor?: Rgba;
   layers?: LayerOverride[];
+  /**
+   * Layer ids in drawing order, bottom first (WMS LAYERS): only these are drawn, each at most
+   * once; absent = every layer in the map's order.
+   */
+  drawOrder?: number[];
   graphics?: Graphic[];
   format: OutputFormat;
   /** JPEG quality 1-100 (default 75). */

@@ -160,8 +160,8 @@ export function exportRequest(
   const extent = shift === 0
     ? envelope
     : { ...envelope, xmin: envelope.xmin + shift, xmax: envelope.xmax + shift };
-  // Whole positive pixel counts; the limits are the operation's.
-  const size = params.size("size", { integer: true, what: "in pixels", example: "400,400" }) ??
+  // Positive pixel counts, fractions rounded (OpenLayers); the limits are the operation's.
+  const size = params.size("size", { round: true, what: "in pixels", example: "400,400" }) ??
     { width: 400, height: 400 };
   const dpi = params.number("dpi", { min: 1, max: 2400 }) ?? 96;
   const imageFormat = exportFormat(params.string("format") ?? "png");

@@ -57,6 +57,8 @@ export function layerJson(
       supportsDistinct: true,
       supportsQueryWithResultType: false,
       supportsReturningQueryExtent: true,
+      // distance/units around a point (map/rest/_distance.ts).
+      supportsQueryWithDistance: true,
     },
   };
 }

@@ -68,7 +68,8 @@ export function parseLayerDefs(frame: MapFrame, text: string | undefined): Map<n
     }
   } else {
     // A where clause may hold ';' inside quotes: split only before the next `<id>:`.
-    for (const part of t.split(/;(?=\s*-?\d+\s*:)/)) {
+    // One ';' may end the list: esri-leaflet's layerDef() writes `<id>:<where>;` for each.
+    for (const part of t.replace(/;\s*$/, "").split(/;(?=\s*-?\d+\s*:)/)) {
       const m = /^\s*(-?\d+)\s*:(.*)$/s.exec(part);
       if (!m) {
         throw invalid(name, `{"<layer id>":"<where clause>"} or <layer id>:<where clause>;...`, t);

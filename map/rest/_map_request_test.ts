@@ -109,8 +109,14 @@ Deno.test("export: the ExportMapImage request of bbox, SRs, size, dpi, format an
     ImageType: { ImageFormat: "png8", ImageReturnType: "URL" },
   });
   for (
-    const bad of ["", "bbox=1,1,1,0", "bbox=0,0,1,1&size=1.5,2", "bbox=0,0,1,1&format=pdf"]
+    const bad of ["", "bbox=1,1,1,0", "bbox=0,0,1,1&size=0.4,2", "bbox=0,0,1,1&format=pdf"]
   ) assert.throws(() => exportRequest(params(bad), FRAME, "json"), InvalidRequestError, bad);
+  // A fractional size is rounded to whole pixels (OpenLayers sends them).
+  assert.deepEqual(
+    exportRequest(params("bbox=0,0,1,1&size=1.5,2.4"), FRAME, "json").ImageDescription
+      .ImageDisplay,
+    exportRequest(params("bbox=0,0,1,1&size=2,2"), FRAME, "json").ImageDescription.ImageDisplay,
+  );
   // Corners in any order, as ArcGIS reads an envelope.
   const swapped = exportRequest(params("bbox=1,1,0,0"), FRAME, "json").MapDescription.MapArea;
   assert.deepEqual(swapped?.type === "MapExtent" ? swapped.Extent.geometry : swapped, {

@@ -56,7 +56,7 @@ async function query(call: RestCall): Promise<unknown> {
   const frame = frameOf(call, service);
   const layer = layerOf(call, frame);
   const ctx = operationContext(call, service);
-  const { request, answer } = queryRequest(call.params, layer);
+  const { request, answer } = queryRequest(call.params, layer, frame.wkid);
   const byDescription = {
     MapName: frame.name,
     LayerDescription: request.LayerDescription,

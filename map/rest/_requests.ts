@@ -29,6 +29,7 @@ import {
   type SpatialReferenceValue,
 } from "./_geometry_json.ts";
 import { textWhereClause } from "./_text_search.ts";
+import { withinDistance } from "./_distance.ts";
 
 function bad(name: string, message: string): InvalidRequestError {
   return new InvalidRequestError(`Invalid value of parameter '${name}': ${message}`, {}, [
@@ -123,12 +124,13 @@ export interface QueryAnswerOptions {
  *
  * @example
  * ```ts ignore
- * const { request } = queryRequest(call.params, layer);
+ * const { request } = queryRequest(call.params, layer, frame.wkid);
  * ```
  */
 export function queryRequest(
   params: RestParams,
   layer: MapLayer,
+  mapWkid: number,
 ): { request: QueryFeatureSetRequest; answer: QueryAnswerOptions } {
   const returnGeometry = params.boolean("returnGeometry") ?? true;
   const outFields = params.list("outFields");
@@ -138,7 +140,8 @@ export function queryRequest(
     ? ["*"]
     : outFields;
   const subFields = [...fieldList, ...(returnGeometry ? ["Shape"] : [])].join(",");
-  const geometry = geometryValue(params, "geometry");
+  const given = geometryValue(params, "geometry");
+  const geometry = given && withinDistance(params, given, mapWkid);
   const filter: QueryFilter = {
     WhereClause: params.string("where") ?? textWhereClause(params, layer) ?? "",
     // Only the OID (and the shape) when no outFields are named, as ArcGIS answers.
@@ -147,9 +150,6 @@ export function queryRequest(
   const ids = params.numbers("objectIds", { integer: true });
   if (ids !== undefined) filter.FIDSet = ids;
   if (geometry) {
-    if ((params.number("distance", { min: 0 }) ?? 0) > 0) {
-      throw bad("distance", "searching a buffer around the geometry is not supported.");
-    }
     filter.FilterGeometry = geometry;
     filter.SpatialRel = params.choice("spatialRel", SPATIAL_RELATIONS) ??
       "esriSpatialRelIntersects";

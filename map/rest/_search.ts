@@ -72,6 +72,11 @@ function inSr<G extends Geometry>(
   return { geometry: fromFrame(parsed.geometry, sr) as G, wkid: sr.wkid };
 }
 
+/** `returnUnformattedValues` (ArcGIS 10.5+; default false: display text as 10.3 writes it). */
+function resultFormat(params: RestParams): ResultJsonOptions {
+  return { unformatted: params.boolean("returnUnformattedValues") ?? false };
+}
+
 /** The LayerDescription options identify and find share. */
 function resultOptions(params: RestParams, frame: MapFrame): LayerOptions {
   return {
@@ -195,18 +200,29 @@ function outputSr(params: RestParams, frame: MapFrame): SpatialReferenceValue {
   return spatialReference(params) ?? { wkid: frame.wkid, xShift: 0 };
 }
 
+/** How identify and find results are written. */
+export interface ResultJsonOptions {
+  /**
+   * `returnUnformattedValues=true`: attributes as stored (numbers, dates as
+   * epoch milliseconds, null) instead of ArcGIS's display text.
+   */
+  unformatted?: boolean;
+}
+
 /** The common members of an identify or find result. */
 function resultJson(
   frame: MapFrame,
   r: FindResult | IdentifyResult,
   sr: SpatialReferenceValue,
+  opts: ResultJsonOptions,
 ): Record<string, unknown> {
   const layer = frame.layers.find((l) => l.id === r.layerId)!;
+  const columns: { key: string; value: unknown }[] = opts.unformatted ? r.values : r.properties;
   return {
     layerId: layer.id,
     layerName: layer.name,
     displayFieldName: layer.displayField,
-    attributes: Object.fromEntries(r.properties.map((p) => [p.key, p.value])),
+    attributes: Object.fromEntries(columns.map((p) => [p.key, p.value])),
     geometryType: ESRI_GEOMETRY_TYPE[layer.geometryType],
     ...(r.shape
       ? {
@@ -231,10 +247,11 @@ export function identifyJson(
   frame: MapFrame,
   results: IdentifyResult[],
   sr: SpatialReferenceValue,
+  opts: ResultJsonOptions = {},
 ) {
   return {
     results: results.map((r) => {
-      const { layerId, layerName, ...rest } = resultJson(frame, r, sr);
+      const { layerId, layerName, ...rest } = resultJson(frame, r, sr, opts);
       return { layerId, layerName, value: r.name, ...rest };
     }),
   };
@@ -248,10 +265,15 @@ export function identifyJson(
  * findJson(frame, await SEARCH_OPERATIONS.Find(req, ctx), { wkid: 4326, xShift: 0 });
  * ```
  */
-export function findJson(frame: MapFrame, results: FindResult[], sr: SpatialReferenceValue) {
+export function findJson(
+  frame: MapFrame,
+  results: FindResult[],
+  sr: SpatialReferenceValue,
+  opts: ResultJsonOptions = {},
+) {
   return {
     results: results.map((r) => {
-      const { layerId, layerName, ...rest } = resultJson(frame, r, sr);
+      const { layerId, layerName, ...rest } = resultJson(frame, r, sr, opts);
       return { layerId, layerName, foundFieldName: r.fieldName, value: r.value, ...rest };
     }),
   };
@@ -266,7 +288,7 @@ export const IDENTIFY_ENDPOINT: RestEndpoint = {
     const frame = frameOf(call, service);
     const req = identifyRequest(call.params, frame);
     const results = await SEARCH_OPERATIONS.Identify(req, operationContext(call, service));
-    return identifyJson(frame, results, outputSr(call.params, frame));
+    return identifyJson(frame, results, outputSr(call.params, frame), resultFormat(call.params));
   },
 };
 
@@ -279,6 +301,6 @@ export const FIND_ENDPOINT: RestEndpoint = {
     const frame = frameOf(call, service);
     const req = findRequest(call.params, frame);
     const results = await SEARCH_OPERATIONS.Find(req, operationContext(call, service));
-    return findJson(frame, results, outputSr(call.params, frame));
+    return findJson(frame, results, outputSr(call.params, frame), resultFormat(call.params));
   },
 };

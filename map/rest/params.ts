@@ -44,6 +44,12 @@ export interface NumberOptions {
 export interface SizeOptions {
   /** Whole numbers only (pixels). */
   integer?: boolean;
+  /**
+   * Pixels, a fraction rounded to the nearest whole one (at least 1):
+   * OpenLayers' `TileArcGISRest` asks for `281.6,281.6` at a device pixel
+   * ratio of 1.1.
+   */
+  round?: boolean;
   /** Largest width or height. */
   max?: number;
   /** Also read a third value, the DPI, which is this when left out. */
@@ -198,7 +204,9 @@ export class RestParams {
     const raw = this.string(name);
     if (raw === undefined) return undefined;
     const parts = raw.split(/[,;]/).map((s) => s.trim());
-    const [width, height, dpi = opts.dpi] = parts.map((p) => decimalNumber(p));
+    const numbers = parts.map((p) => decimalNumber(p));
+    const [width, height] = opts.round ? numbers.slice(0, 2).map(Math.round) : numbers;
+    const dpi = numbers[2] ?? opts.dpi;
     const fits = (n: number) =>
       Number.isFinite(n) && n > 0 && (!opts.integer || Number.isInteger(n)) &&
       (opts.max === undefined || n <= opts.max);
@@ -209,9 +217,9 @@ export class RestParams {
     ) {
       const form = opts.dpi === undefined ? "width,height" : "width,height[,dpi]";
       const what = opts.what ? ` ${opts.what}` : "";
-      const numbers = `positive ${opts.integer ? "whole " : ""}numbers`;
+      const kind = `positive ${opts.integer ? "whole " : ""}numbers`;
       const max = opts.max === undefined ? "" : ` up to ${opts.max}`;
-      throw invalid(name, `${form}${what}, ${numbers}${max} (e.g. ${opts.example})`, raw);
+      throw invalid(name, `${form}${what}, ${kind}${max} (e.g. ${opts.example})`, raw);
     }
     return { width, height, ...(dpi === undefined ? {} : { dpi }) };
   }

@@ -13,7 +13,7 @@ import {
   type MemberRef,
   type RequestMember,
 } from "../errors.ts";
-import { escapeHtml } from "./html/escape.ts";
+import { escapeHtml } from "../markup.ts";
 
 /** One answer, ready for HTTP. */
 export interface RestReply {

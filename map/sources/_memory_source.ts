@@ -10,7 +10,7 @@ import type { Extent, Feature, FieldInfo, LayerGeometryType } from "../types.ts"
 import type { AttributeValue } from "../types.ts";
 import type { FeatureQuery, FeatureSource } from "./source.ts";
 import { evaluate } from "../query/mod.ts";
-import { bboxOf } from "../geo/relate.ts";
+import { bboxOf, unionExtent } from "../geo/relate.ts";
 
 /** What a memory source is made of. */
 export interface MemorySourceConfig {
@@ -22,6 +22,12 @@ export interface MemorySourceConfig {
   wkid: number;
   geometryType: LayerGeometryType;
   revision: string;
+  /**
+   * The source's own spatial index (e.g. a file's R-tree): positions of the
+   * features, in the order of `features` as given, whose boxes may meet a box.
+   * Absent: a grid is built over the features' boxes.
+   */
+  index?: (box: Extent) => number[];
 }
 
 /** A grid cell list per cell index; features spanning cells appear in each. */
@@ -75,13 +81,20 @@ export class MemoryFeatureSource implements FeatureSource {
   private readonly byId = new Map<number, number>();
   private readonly fullExtent: Extent | null;
   private readonly grid: Grid | null;
+  /** Position in `features` (sorted by id) of each feature as given. */
+  private readonly sortedAt: Int32Array;
 
   /** Indexes the features. */
   constructor(private readonly cfg: MemorySourceConfig) {
     this.wkid = cfg.wkid;
     this.geometryType = cfg.geometryType;
     this.idField = cfg.idField;
-    this.features = [...cfg.features].sort((a, b) => a.id - b.id);
+    const order = cfg.features.map((_, i) => i).sort((a, b) =>
+      cfg.features[a].id - cfg.features[b].id
+    );
+    this.features = order.map((i) => cfg.features[i]);
+    this.sortedAt = new Int32Array(order.length);
+    order.forEach((given, sorted) => this.sortedAt[given] = sorted);
     this.features.forEach((f, i) => {
       if (this.byId.has(f.id)) throw new Error(`Duplicate feature id ${f.id}.`);
       this.byId.set(f.id, i);
@@ -90,17 +103,10 @@ export class MemoryFeatureSource implements FeatureSource {
     let e: Extent | null = null;
     for (const b of this.boxes) {
       if (!b) continue;
-      e = e
-        ? {
-          xmin: Math.min(e.xmin, b.xmin),
-          ymin: Math.min(e.ymin, b.ymin),
-          xmax: Math.max(e.xmax, b.xmax),
-          ymax: Math.max(e.ymax, b.ymax),
-        }
-        : { ...b };
+      e = unionExtent(e, b);
     }
     this.fullExtent = e;
-    this.grid = e ? buildGrid(this.boxes, e) : null;
+    this.grid = e && !cfg.index ? buildGrid(this.boxes, e) : null;
   }
 
   /** Fields, OID first. */
@@ -128,8 +134,14 @@ export class MemoryFeatureSource implements FeatureSource {
     }
     const box = q.bbox;
     if (box) {
-      if (!this.grid || !this.fullExtent || !meets(box, this.fullExtent)) return [];
+      if (!this.fullExtent || !meets(box, this.fullExtent)) return [];
       if (idx) return idx.filter((i) => this.boxes[i] !== null && meets(this.boxes[i]!, box));
+      if (this.cfg.index) {
+        return this.cfg.index(box).map((given) => this.sortedAt[given])
+          .filter((i) => this.boxes[i] !== null && meets(this.boxes[i]!, box))
+          .sort((a, b) => a - b);
+      }
+      if (!this.grid) return [];
       const [c0, r0, c1, r1] = cellRange(this.grid, box);
       const seen = new Uint8Array(this.features.length);
       const out: number[] = [];

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Extent, Feature, FieldInfo, Geometry, LayerGeometryType } from "../types.ts";
 import type { AttributeValue } from "../types.ts";
@@ -65,8 +66,6 @@ export interface SqlSourceConfig {
   /** Same name for the same table in every thread (see FeatureSource.storeKey). */
   storeKey?: string;
 }
-
-const NUMERIC = new Set(["OID", "SmallInteger", "Integer", "Single", "Double"]);
 
 /** The generic table-backed FeatureSource. */
 export class SqlFeatureSource implements FeatureSource {
@@ -231,7 +230,7 @@ function readValue(f: SqlField, v: unknown): AttributeValue {
     return parseDateLiteral(s) ?? (Number.isNaN(Date.parse(s)) ? null : Date.parse(s));
   }
   if (typeof v === "bigint") return Number(v);
-  if (NUMERIC.has(f.info.type)) return typeof v === "number" ? v : Number(v);
+  if (NUMERIC_FIELD_TYPES.has(f.info.type)) return typeof v === "number" ? v : Number(v);
   if (v instanceof Uint8Array) return null;
   return typeof v === "number" || typeof v === "string" ? v : String(v);
 }

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { bboxOfParts } from "../geo/relate.ts";
 import type { Extent, Geometry, LayerGeometryType, Position } from "../types.ts";
 import { toArcgisRings } from "../geo/rings.ts";
 
@@ -238,19 +239,6 @@ function writeRing(w: Writer, ring: Position[]): void {
   }
 }
 
-function envelopeOf(parts: Position[][]): Extent {
-  let xmin = Infinity, ymin = Infinity, xmax = -Infinity, ymax = -Infinity;
-  for (const part of parts) {
-    for (const [x, y] of part) {
-      xmin = Math.min(xmin, x);
-      xmax = Math.max(xmax, x);
-      ymin = Math.min(ymin, y);
-      ymax = Math.max(ymax, y);
-    }
-  }
-  return { xmin, ymin, xmax, ymax };
-}
-
 /**
  * Encodes one of our geometries as a little-endian GeoPackage blob with
  * an XY envelope (Point: no envelope, as the spec recommends). ArcGIS
@@ -280,7 +268,8 @@ export function encodeGpkgBlob(g: Geometry, srsId: number): Uint8Array {
     ? g.paths
     : g.rings;
   if (!isPoint) {
-    const e = envelopeOf(parts);
+    const e = bboxOfParts(parts) ??
+      { xmin: Infinity, ymin: Infinity, xmax: -Infinity, ymax: -Infinity };
     w.f64(e.xmin);
     w.f64(e.xmax);
     w.f64(e.ymin);

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { bboxOfParts, unionExtent } from "../geo/relate.ts";
 import { resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { Extent, FieldType, LayerGeometryType } from "../types.ts";
@@ -269,7 +270,8 @@ function buildSource(db: DatabaseSync, path: string, opts: GeoPackageOptions): F
     if (!(blob instanceof Uint8Array)) return 0;
     try {
       const g = decodeGpkgBlob(blob);
-      const e = g.envelope ?? envelopeOfParts(g.parts);
+      const e = g.envelope ??
+        bboxOfParts([g.parts.points, ...g.parts.paths, ...g.parts.polygons.flat()]);
       if (!e) return 0;
       return e.xmin <= Number(xmax) && e.xmax >= Number(xmin) && e.ymin <= Number(ymax) &&
           e.ymax >= Number(ymin)
@@ -330,26 +332,6 @@ function buildSource(db: DatabaseSync, path: string, opts: GeoPackageOptions): F
   return source;
 }
 
-function envelopeOfParts(
-  parts: {
-    points: [number, number][];
-    paths: [number, number][][];
-    polygons: [number, number][][][];
-  },
-): Extent | null {
-  const all = [parts.points, ...parts.paths, ...parts.polygons.flat()];
-  let xmin = Infinity, ymin = Infinity, xmax = -Infinity, ymax = -Infinity;
-  for (const list of all) {
-    for (const [x, y] of list) {
-      xmin = Math.min(xmin, x);
-      ymin = Math.min(ymin, y);
-      xmax = Math.max(xmax, x);
-      ymax = Math.max(ymax, y);
-    }
-  }
-  return xmin === Infinity ? null : { xmin, ymin, xmax, ymax };
-}
-
 function computeExtent(db: DatabaseSync, info: GeoPackageLayerInfo): Extent | null {
   // gpkg_contents holds exact doubles (the R*Tree rounds to 32-bit floats); scan when it is blank.
   if (info.extent) return info.extent;
@@ -361,16 +343,10 @@ function computeExtent(db: DatabaseSync, info: GeoPackageLayerInfo): Extent | nu
     if (!(row.g instanceof Uint8Array)) continue;
     try {
       const g = decodeGpkgBlob(row.g);
-      const b = g.envelope ?? envelopeOfParts(g.parts);
+      const b = g.envelope ??
+        bboxOfParts([g.parts.points, ...g.parts.paths, ...g.parts.polygons.flat()]);
       if (!b) continue;
-      e = e
-        ? {
-          xmin: Math.min(e.xmin, b.xmin),
-          ymin: Math.min(e.ymin, b.ymin),
-          xmax: Math.max(e.xmax, b.xmax),
-          ymax: Math.max(e.ymax, b.ymax),
-        }
-        : { ...b };
+      e = unionExtent(e, b);
     } catch {
       // Skip corrupt blobs.
     }

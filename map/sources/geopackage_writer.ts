@@ -8,7 +8,7 @@
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import type { AttributeValue, Extent, FieldType, Geometry, LayerGeometryType } from "../types.ts";
-import { bboxOf } from "../geo/relate.ts";
+import { bboxOf, unionExtent } from "../geo/relate.ts";
 import { isGeographic, normalizeWkid, spatialReferenceWkt } from "../geo/projection.ts";
 import { quoteIdent } from "../query/mod.ts";
 import { encodeGpkgBlob } from "./_wkb.ts";
@@ -164,14 +164,7 @@ export function writeGeoPackageLayer(
       const box = f.geometry ? bboxOf(f.geometry) : null;
       if (box) {
         insertIndex?.run(id, box.xmin, box.xmax, box.ymin, box.ymax);
-        extent = extent
-          ? {
-            xmin: Math.min(extent.xmin, box.xmin),
-            ymin: Math.min(extent.ymin, box.ymin),
-            xmax: Math.max(extent.xmax, box.xmax),
-            ymax: Math.max(extent.ymax, box.ymax),
-          }
-          : box;
+        extent = unionExtent(extent, box);
       }
     }
     if (extent) {

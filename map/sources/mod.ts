@@ -1,6 +1,6 @@
 /**
  * Layer data sources, each a plug-in behind `FeatureSource` (source.ts):
- * GeoPackage files, GeoJSON, Natural Earth countries from world-atlas, and
+ * GeoPackage files, GeoJSON, Shapefiles, FlatGeobuf, Natural Earth countries from world-atlas, and
  * the live competitions layer of the recruitment catalogue.
  *
  * @module
@@ -27,5 +27,11 @@ export {
   ShapefileError,
   type ShapefileOptions,
 } from "./shapefile.ts";
+export {
+  FlatGeobufError,
+  type FlatGeobufOptions,
+  openFlatGeobuf,
+  readFlatGeobuf,
+} from "./flatgeobuf.ts";
 export { openWorldAtlas, type WorldAtlasOptions, type WorldAtlasScale } from "./world_atlas.ts";
 export { COMPETITION_ID_ALIAS, type CompetitionCatalog, openCompetitions } from "./competitions.ts";

@@ -15,7 +15,6 @@
  *
  * @module
  */
-import type { CompetitionMoves } from "../../data/catalog.ts";
 import { rendererReachPt } from "../document/renderer.ts";
 import { projectPoint } from "../geo/projection.ts";
 import type { MapResolver } from "../render/jobs.ts";
@@ -25,7 +24,20 @@ import type { RenderMap } from "../render/types.ts";
 import { lodOf, tileCounts, tileExtent, tileRange, type TilingScheme } from "./scheme.ts";
 import { type StoredTile, TileStore } from "./store.ts";
 
-/** Where a tile cache learns which competitions moved (the recruitment catalogue). */
+/** What a change feed reports of the competitions that moved. */
+export interface CompetitionMoves {
+  /** The last change read: pass it as `since` next time. */
+  lastSeq: number;
+  /** False when changes after `since` were pruned from the log (only a full refresh is safe). */
+  complete: boolean;
+  /** Old and new places (`[lon, lat]`, WGS 84) of the competitions that changed. */
+  places: [number, number][];
+}
+
+/**
+ * Where a tile cache learns which competitions moved: the recruitment
+ * catalogue, handed in by the application (its catalogue fits this shape).
+ */
 export interface ChangeFeed {
   /** Number of the last recorded change (0 when none). */
   lastChangeSeq(): number;

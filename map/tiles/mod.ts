@@ -11,7 +11,6 @@ import { formatFromName, type OutputFormat } from "../render/encode.ts";
 import type { RenderLayer, RenderMap } from "../render/types.ts";
 import type { Renderer } from "../render/pool.ts";
 import { type ChangeFeed, type SeedProgress, TileCache } from "./cache.ts";
-import { progressBar, type ProgressOptions } from "../../data/progress.ts";
 import {
   schemeWithLevels,
   type TilingScheme,
@@ -97,6 +96,22 @@ export function frameTiling(
   return { scheme: schemeWithLevels(base, min, max), format, quality };
 }
 
+/**
+ * The map whose tiles a service's tile URLs serve: its default map when
+ * that is cached, else its first cached map; undefined when none is.
+ *
+ * @example
+ * ```ts ignore
+ * tileMapOf(service)?.name; // "WebMercator"
+ * ```
+ */
+export function tileMapOf<M extends RenderMap>(
+  service: { defaultMapName?: string; maps: readonly M[] },
+): M | undefined {
+  return service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
+    service.maps.find((m) => frameTiling(m));
+}
+
 function safeName(s: string): string {
   return s.replace(/[^\p{L}\p{N}_.-]+/gu, "_");
 }
@@ -154,10 +169,7 @@ export class TileCaches {
   /** Pre-renders every missing tile of `levels` of a cached map. */
   async seed(opts: SeedOptions): Promise<SeedProgress> {
     const { service } = opts;
-    const frame = opts.map
-      ? service.maps.find((m) => m.name === opts.map)
-      : service.maps.find((m) => m.name === service.defaultMapName && frameTiling(m)) ??
-        service.maps.find((m) => frameTiling(m));
+    const frame = opts.map ? service.maps.find((m) => m.name === opts.map) : tileMapOf(service);
     if (!frame) {
       throw new Error(
         opts.map
@@ -206,26 +218,24 @@ export interface SeedOptions {
   onProgress?: (p: SeedProgress) => void;
 }
 
+/** A progress display (the application's progress bar, or a test's recorder). */
+export interface ProgressDisplay {
+  update(done: number, total: number, detail?: string): void;
+  finish(): void;
+}
+
 /**
- * A progress printer for seeding, on the shared progress display: one
- * updating bar on a terminal (`tiles [#####.....] 1234/2380 (51%)  level 5
- * rendered 800`), in a log a plain line every few seconds and a summary.
+ * Seeding progress shown on a progress display: `done/total` with the
+ * level and the number of tiles rendered, finished at the last tile.
  *
  * @example
- * ```ts
- * await tiles.seed({ service, levels, onProgress: progressPrinter() });
+ * ```ts ignore
+ * await tiles.seed({ service, levels, onProgress: progressPrinter(progressBar("tiles")) });
  * ```
  */
-export function progressPrinter(
-  out: { writeSync(p: Uint8Array): number; isTerminal?(): boolean } = Deno.stderr,
-  opts: Omit<ProgressOptions, "out"> = {},
-): (p: SeedProgress) => void {
-  const bar = progressBar("tiles", {
-    ...opts,
-    out: { writeSync: (p) => out.writeSync(p), isTerminal: () => out.isTerminal?.() ?? false },
-  });
+export function progressPrinter(display: ProgressDisplay): (p: SeedProgress) => void {
   return (p) => {
-    bar.update(p.done, p.total, `level ${p.level}  rendered ${p.rendered}`);
-    if (p.done === p.total) bar.finish();
+    display.update(p.done, p.total, `level ${p.level}  rendered ${p.rendered}`);
+    if (p.done === p.total) display.finish();
   };
 }

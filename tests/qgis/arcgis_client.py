@@ -6,11 +6,13 @@ object: what QGIS read (features, rendered images, identify results).
 import json
 import sys
 
-from qgis.core import (NULL, QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings,
+from qgis.core import (QgsApplication, QgsMapRendererSequentialJob, QgsMapSettings,
                        QgsPointXY, QgsRaster, QgsRasterLayer, QgsRectangle, QgsVectorLayer,
                        QgsCoordinateReferenceSystem)
-from qgis.PyQt.QtCore import QSize, Qt, QVariant
+from qgis.PyQt.QtCore import QSize
 from qgis.PyQt.QtGui import QColor
+
+from _qgis_values import plain
 
 service, out_dir = sys.argv[1], sys.argv[2]
 QgsApplication.setPrefixPath("/usr", True)
@@ -18,16 +20,6 @@ app = QgsApplication([], False)
 app.initQgis()
 EXTENT = QgsRectangle(20, 40, 60, 70)
 SIZE = QSize(400, 300)
-
-
-def plain(v):
-    if v is NULL or v is None or (isinstance(v, QVariant) and v.isNull()):
-        return None
-    if isinstance(v, QVariant):
-        v = v.value()
-    if hasattr(v, "toString") and not isinstance(v, str):
-        return v.toString(Qt.ISODate)
-    return v
 
 
 def vector(layer_id):

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Html, markup } from "./escape.ts";
+import { type Html, markup } from "../../markup.ts";
 import { directoryPage } from "./page.ts";
 
 /** An ArcGIS REST error body. */

@@ -8,7 +8,7 @@
  */
 import type { RestCall } from "../endpoint.ts";
 import { serviceOf } from "../endpoint.ts";
-import { type Html, markup } from "./escape.ts";
+import { type Html, markup } from "../../markup.ts";
 import { directoryPage, type Links, servicePath } from "./page.ts";
 import { arr, extentBlock, type Json, obj, properties, text } from "./_show.ts";
 import { linksOf } from "./_service_pages.ts";

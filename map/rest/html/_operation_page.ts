@@ -12,7 +12,7 @@
  */
 import type { RestCall, RestEndpoint } from "../endpoint.ts";
 import { errorBody, JSON_FORMATS } from "../reply.ts";
-import { type Html, markup } from "./escape.ts";
+import { type Html, markup } from "../../markup.ts";
 import { type Crumb, directoryPage, type Links } from "./page.ts";
 import { errorBox, type RestErrorBody } from "./_error_page.ts";
 

@@ -10,7 +10,7 @@ import type { RestCall, RestEndpoint } from "../endpoint.ts";
 import { frameOf, layerOf, serviceOf } from "../endpoint.ts";
 import { SPATIAL_RELATIONS } from "../../geo/relate.ts";
 import { EXPORT_FORMATS } from "../_export.ts";
-import { type Html, markup } from "./escape.ts";
+import { type Html, markup } from "../../markup.ts";
 import { servicePath } from "./page.ts";
 import { type FormField, type OperationPage, operationPage } from "./_operation_page.ts";
 import { arr, cell, extentBlock, geometryText, type Json, obj, properties, text } from "./_show.ts";

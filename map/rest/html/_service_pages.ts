@@ -9,7 +9,7 @@
  */
 import type { RestCall } from "../endpoint.ts";
 import { serviceOf } from "../endpoint.ts";
-import { type Html, markup } from "./escape.ts";
+import { type Html, markup } from "../../markup.ts";
 import { directoryPage, Links, servicePath } from "./page.ts";
 import {
   arr,

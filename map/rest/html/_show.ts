@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Html, type HtmlValue, markup } from "./escape.ts";
+import { type Html, type HtmlValue, markup } from "../../markup.ts";
 
 /** A JSON object as the pages read it. */
 export type Json = Record<string, unknown>;

@@ -25,7 +25,7 @@ import { legendPage, servicePage, servicesPage } from "./_service_pages.ts";
 import { allLayersPage, layerPage } from "./_layer_pages.ts";
 import { mapOperationPage, queryPage } from "./_operations.ts";
 
-export { escapeHtml, Html, markup } from "./escape.ts";
+export { escapeHtml, Html, markup } from "../../markup.ts";
 export { errorPage } from "./_error_page.ts";
 
 /** Writes the `f=html` page of a call on `endpoint`. */

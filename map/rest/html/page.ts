@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Html, markup } from "./escape.ts";
+import { Html, markup } from "../../markup.ts";
 
 /** One step of the breadcrumb; the last (the page itself) has no link. */
 export interface Crumb {
@@ -54,7 +54,7 @@ table.results th{background:#e6ecf5}
  *
  * @example
  * ```ts
- * import { markup } from "./escape.ts";
+ * import { markup } from "../../markup.ts";
  * import { directoryPage } from "./page.ts";
  * directoryPage({
  *   title: "Folder: /",

@@ -1,5 +1,5 @@
 /**
- * The one way text reaches an HTML page of the REST face: the `markup`
+ * The one way text reaches an HTML page of a face (ArcGIS REST, OGC API): the `markup`
  * tagged template escapes every value it interpolates unless the value is
  * already {@link Html} (built by `markup` itself), so a reflected parameter,
  * path segment, field value or error message can never become markup.
@@ -26,7 +26,7 @@ export type HtmlValue = Html | string | number | boolean | null | undefined | re
  *
  * @example
  * ```ts
- * import { escapeHtml } from "./escape.ts";
+ * import { escapeHtml } from "./markup.ts";
  * escapeHtml(`<a href="x">`); // "&#60;a href=&#34;x&#34;&#62;"
  * ```
  */
@@ -48,7 +48,7 @@ function piece(value: HtmlValue): string {
  *
  * @example
  * ```ts
- * import { markup } from "./escape.ts";
+ * import { markup } from "./markup.ts";
  * markup`<td title="${"a\"b"}">${"<b>"}</td>`.text; // '<td title="a&#34;b">&#60;b&#62;</td>'
  * ```
  */

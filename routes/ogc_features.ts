@@ -1,0 +1,93 @@
+/**
+ * HTTP face of OGC API – Features (`/arcgis/rest/services/{Service}/OGCFeatureServer...`,
+ * answered by `map/ogcapi`): GET and HEAD; walked before the ArcGIS REST
+ * routes, which answer everything else below `/arcgis/rest`.
+ *
+ * @module
+ */
+import type { FeatureServerFront } from "../map/ogcapi/mod.ts";
+import { createOgcFeaturesApi } from "../map/ogcapi/mod.ts";
+
+/** What the OGC API routes need from the application. */
+export interface OgcFeaturesContext {
+  maps: FeatureServerFront;
+  /** Public base URL of a request (`http://host:port`, no trailing slash). */
+  baseUrl: (req: Request) => string;
+  /** Called with unexpected errors (logging). */
+  onError?: (error: unknown, path: string) => void;
+}
+
+/** One route entry, in the shape the application router walks. */
+export interface OgcFeaturesRoute {
+  pattern: URLPattern;
+  method?: string;
+  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
+}
+
+const ALLOW = "GET, HEAD, OPTIONS";
+
+/**
+ * The OGC API – Features routes: GET and HEAD answered, OPTIONS with the
+ * methods, any other method a 405 in the OGC exception form.
+ *
+ * @example
+ * ```ts ignore
+ * const routes = [...ogcFeaturesRoutes({ maps, baseUrl }), ...arcgisRestRoutes({ maps, baseUrl })];
+ * ```
+ */
+export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): OgcFeaturesRoute[] {
+  const api = createOgcFeaturesApi(ctx.maps, { onError: ctx.onError });
+  const pattern = new URLPattern(
+    { pathname: "/arcgis/rest/services/:service/OGCFeatureServer{/*}?" },
+    { ignoreCase: true },
+  );
+
+  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
+    const url = new URL(req.url);
+    const raw = match.pathname.groups.service ?? "";
+    let service = raw;
+    try {
+      service = decodeURIComponent(raw);
+    } catch {
+      // Malformed percent-encoding names no service: the face answers 404 for it as written.
+    }
+    const path = url.pathname.replace(/^.*?\/OGCFeatureServer/i, "");
+    const reply = await api.handle({
+      service,
+      path,
+      params: url.searchParams,
+      accept: req.headers.get("accept"),
+      baseUrl: ctx.baseUrl(req),
+    });
+    return new Response(req.method === "HEAD" ? null : reply.body, {
+      status: reply.status,
+      headers: { "content-type": reply.contentType, ...reply.headers },
+    });
+  }
+
+  return [
+    { pattern, method: "GET", handler: answer },
+    { pattern, method: "HEAD", handler: answer },
+    {
+      pattern,
+      method: "OPTIONS",
+      handler: () =>
+        new Response(null, {
+          status: 204,
+          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
+        }),
+    },
+    {
+      pattern,
+      handler: (req) =>
+        new Response(
+          JSON.stringify({
+            code: "MethodNotAllowed",
+            description:
+              `Method ${req.method} is not allowed here: OGC API – Features is read with GET.`,
+          }),
+          { status: 405, headers: { "content-type": "application/json", allow: ALLOW } },
+        ),
+    },
+  ];
+}

@@ -1,0 +1,124 @@
+/**
+ * HTTP handlers of the WMS face: `GET`, `HEAD` and `POST` (a form of the
+ * same key-value parameters) on `/arcgis/services/{Service}/MapServer/WMSServer`,
+ * as ArcGIS Server 10.3 publishes a MapServer's WMS capability. Paths match
+ * case-insensitively, as ArcGIS Server's do; form bodies share the server's
+ * body budget with SOAP and REST.
+ *
+ * @module
+ */
+import type { MapServer, RequestUrls } from "../map/mod.ts";
+import { answerWms, exceptionReport, negotiateVersion, type WmsReply } from "../map/wms/mod.ts";
+import { WmsError } from "../map/wms/mod.ts";
+import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
+import { formParams } from "./arcgis_rest.ts";
+
+/** What the WMS routes need from the application. */
+export interface OgcWmsContext {
+  maps: MapServer;
+  /** Public base URL of a request (`http://host:port`, no trailing slash). */
+  baseUrl: (req: Request) => string;
+  /** Largest form body in bytes (default 1 MiB: a WMS request is a handful of parameters). */
+  maxBodyBytes?: number;
+  /** Server-wide budget of request bodies read at once (default: one of its own). */
+  bodyBudget?: BodyBudget;
+  /** Called with unexpected errors (logging). */
+  onError?: (error: unknown) => void;
+}
+
+/** One route entry, in the shape the application router walks. */
+export interface OgcWmsRoute {
+  pattern: URLPattern;
+  method?: string;
+  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
+}
+
+const ALLOW = "GET, HEAD, POST";
+
+function response(r: WmsReply, head = false): Response {
+  const body = typeof r.body === "string" ? r.body : r.body as Uint8Array<ArrayBuffer>;
+  return new Response(head ? null : body, {
+    status: r.status,
+    headers: { "content-type": r.contentType },
+  });
+}
+
+/** An exception report outside any operation (a refused body, a malformed path). */
+function refused(status: number, message: string, query: URLSearchParams): Response {
+  let asked: string | undefined;
+  for (const [k, v] of query) {
+    if (k.toUpperCase() === "VERSION" || k.toUpperCase() === "WMTVER") asked ??= v;
+  }
+  const report = exceptionReport(new WmsError(undefined, message), negotiateVersion(asked));
+  return response({ status, ...report });
+}
+
+/**
+ * The WMS routes.
+ *
+ * @example
+ * ```ts ignore
+ * const routes = ogcWmsRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
+ * ```
+ */
+export function ogcWmsRoutes(ctx: OgcWmsContext): OgcWmsRoute[] {
+  const limit = ctx.maxBodyBytes ?? 1024 * 1024;
+  const budget = ctx.bodyBudget ?? new BodyBudget();
+  const pattern = new URLPattern(
+    { pathname: "/arcgis/services/:service/MapServer/WMSServer{/}?" },
+    { ignoreCase: true },
+  );
+
+  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
+    const query = new URL(req.url).searchParams;
+    let name: string;
+    try {
+      name = decodeURIComponent(match.pathname.groups.service ?? "");
+    } catch {
+      return refused(
+        400,
+        "The service name in the path is not valid percent-encoded UTF-8.",
+        query,
+      );
+    }
+    const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
+    const opts = { onError: ctx.onError };
+    if (req.method !== "POST") {
+      return response(await answerWms(ctx.maps, name, query, urls, opts), req.method === "HEAD");
+    }
+    const release = await budget.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) {
+      const res = refused(503, release.message, query);
+      res.headers.set("retry-after", "5");
+      return res;
+    }
+    try {
+      const form = await formParams(req, limit);
+      if (!(form instanceof URLSearchParams)) return refused(form.status, form.message, query);
+      // The form's parameters, then the query's for what the form leaves out.
+      const all = new URLSearchParams(form);
+      for (const [k, v] of query) all.append(k, v);
+      return response(await answerWms(ctx.maps, name, all, urls, opts));
+    } finally {
+      release();
+    }
+  }
+
+  return [
+    { pattern, method: "GET", handler: answer },
+    { pattern, method: "HEAD", handler: answer },
+    { pattern, method: "POST", handler: answer },
+    {
+      pattern,
+      handler(req) {
+        const res = refused(
+          405,
+          `Method ${req.method} is not allowed here: send WMS requests with GET (or POST a form).`,
+          new URL(req.url).searchParams,
+        );
+        res.headers.set("allow", ALLOW);
+        return res;
+      },
+    },
+  ];
+}
