@@ -1,7 +1,7 @@
 /**
  * Layer data sources, each a plug-in behind `FeatureSource` (source.ts):
- * GeoPackage files, GeoJSON, Shapefiles, FlatGeobuf, Natural Earth countries from world-atlas, and
- * the live competitions layer of the recruitment catalogue.
+ * GeoPackage files, GeoJSON, Shapefiles, FlatGeobuf, live PostGIS tables, Natural Earth countries
+ * from world-atlas, and the live competitions layer of the recruitment catalogue.
  *
  * @module
  */
@@ -33,5 +33,6 @@ export {
   openFlatGeobuf,
   readFlatGeobuf,
 } from "./flatgeobuf.ts";
+export { expandUrl, openPostgis, type PostgisOptions } from "./postgis.ts";
 export { openWorldAtlas, type WorldAtlasOptions, type WorldAtlasScale } from "./world_atlas.ts";
 export { COMPETITION_ID_ALIAS, type CompetitionCatalog, openCompetitions } from "./competitions.ts";
