@@ -1,7 +1,8 @@
 /**
- * Three replicas behind a real nginx, configured by the README's recipe
- * (`docs/deploy/nginx.conf`, only its ports and paths changed): they answer
- * every face alike, an image URL one replica hands out is fetched through
+ * Three replicas behind a real nginx, configured by the documented recipe
+ * (`docs/deploy/nginx.conf`, only its ports and paths changed), publishing
+ * the recruitment service and a live layer of one shared PostGIS table:
+ * they answer every face alike, an image URL one replica hands out is fetched through
  * the balancer from any of them (a shared `--output-dir`), a replica killed
  * with SIGKILL under load costs no client request, and a new catalogue
  * rolled out replica by replica (an import on the first, `sync` from it
@@ -16,6 +17,8 @@ import { optionalTest, reference } from "./_optional.ts";
 import { MAIN, type ServerProcess, startServerProcess } from "./_server_process.ts";
 import { createDemoDatabase } from "../data/mod.ts";
 import { sampleVacancy, writeJson } from "./_data_fixtures.ts";
+import { POSTGIS, startPostgis } from "./_postgres.ts";
+import { DEFAULT_DOCUMENT } from "../map/document/default.ts";
 
 const NGINX_PATH = "/usr/sbin/nginx";
 const NGINX = reference(
@@ -26,6 +29,7 @@ const NGINX = reference(
 
 const RECIPE = new URL("../docs/deploy/nginx.conf", import.meta.url);
 const SOAP = "/arcgis/services/Recruitment/MapServer";
+const LIVE = "/arcgis/rest/services/Live/MapServer";
 const REST = "/arcgis/rest/services/Recruitment/MapServer";
 const SOAP_BODY = '<?xml version="1.0" encoding="utf-8"?>' +
   '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>' +
@@ -60,10 +64,17 @@ interface Replica {
   process: ServerProcess;
 }
 
-async function startReplica(dir: string, port: number, output: string): Promise<Replica> {
+async function startReplica(
+  dir: string,
+  port: number,
+  output: string,
+  maps: string,
+): Promise<Replica> {
   const process = await startServerProcess(dir, [
     "--port",
     String(port),
+    "--maps",
+    maps,
     "--trust-proxy",
     "--output-dir",
     output,
@@ -92,6 +103,7 @@ function requests(base: string, n: number): [string, RequestInit][] {
     [`${base}/api/v1/vacancies/?page=${1 + n % 3}`, {}],
     [`${base}/api/v1/competitions/?search=${encodeURIComponent("отдел")}`, {}],
     [`${base}${REST}/0/query?where=1%3D1&returnCountOnly=true&f=json`, {}],
+    [`${base}${LIVE}/0/query?where=n%3C${n % 40}&outFields=*&f=json`, {}],
     [`${base}${REST}/export?bbox=${x},${y},${x + 40},${y + 30}&size=256,192&f=image`, {}],
     [`${base}${SOAP}`, {
       method: "POST",
@@ -160,7 +172,7 @@ async function runMain(args: string[]): Promise<void> {
   assert.equal(out.code, 0, `main.ts ${args.join(" ")}: ${text}`);
 }
 
-optionalTest(NGINX, {
+optionalTest([NGINX, POSTGIS], {
   name:
     "replicas: three servers behind nginx answer alike, share images, survive kill -9 and a rollout",
   sanitizeResources: false,
@@ -170,7 +182,27 @@ optionalTest(NGINX, {
     const output = join(root, "output");
     const replicas: Replica[] = [];
     let nginx: Deno.ChildProcess | undefined;
+    const pg = await startPostgis();
     try {
+      // One PostGIS table every replica reads live, beside the recruitment service.
+      await pg.psql(
+        "CREATE TABLE places (id integer PRIMARY KEY, n integer, name text, geom geometry(Point, 4326));" +
+          "INSERT INTO places SELECT i, i, 'место ' || i, ST_SetSRID(ST_MakePoint(i * 4 - 80, i - 20), 4326) FROM generate_series(1, 40) i;",
+      );
+      const maps = join(root, "maps");
+      await Deno.mkdir(maps);
+      await Deno.writeTextFile(join(maps, "recruitment.json"), JSON.stringify(DEFAULT_DOCUMENT));
+      await Deno.writeTextFile(
+        join(maps, "live.json"),
+        JSON.stringify({
+          name: "Live",
+          maps: [{
+            name: "Places",
+            wkid: 4326,
+            layers: [{ name: "Places", source: { type: "postgis", url: pg.url, table: "places" } }],
+          }],
+        }),
+      );
       // One catalogue snapshot, copied to each replica's own disk.
       await createDemoDatabase(join(root, "snapshot.db"));
       const ports = [freePort(), freePort(), freePort()];
@@ -178,7 +210,7 @@ optionalTest(NGINX, {
         const dir = join(root, `replica${i + 1}`);
         await Deno.mkdir(dir);
         await Deno.copyFile(join(root, "snapshot.db"), join(dir, "catalog.db"));
-        replicas.push(await startReplica(dir, port, output));
+        replicas.push(await startReplica(dir, port, output, maps));
       }
       const prefix = join(root, "nginx");
       await Deno.mkdir(prefix);
@@ -213,6 +245,16 @@ optionalTest(NGINX, {
         );
         assert.equal(new Set(answers).size, 1, `every replica answers ${path} alike`);
         assert.equal(JSON.parse(answers[0]).status, 200, path);
+      }
+
+      // A row changed in the shared PostGIS shows on every replica at once.
+      await pg.psql("UPDATE places SET name = 'переименовано' WHERE id = 7");
+      for (const r of replicas) {
+        const res = await fetch(
+          `http://127.0.0.1:${r.port}${LIVE}/0/query?objectIds=7&outFields=name&f=json`,
+        );
+        const body = await res.json();
+        assert.equal(body.features?.[0]?.attributes?.name, "переименовано", JSON.stringify(body));
       }
 
       // 2. An image handed out by one replica is there through the balancer, whichever answers.
@@ -262,7 +304,7 @@ optionalTest(NGINX, {
         );
       }
       // The killed replica comes back on its port.
-      replicas[1] = await startReplica(replicas[1].dir, ports[1], output);
+      replicas[1] = await startReplica(replicas[1].dir, ports[1], output, maps);
 
       // 4. A new catalogue, replica by replica, while clients keep asking.
       {
@@ -302,6 +344,7 @@ optionalTest(NGINX, {
         } catch { /* already gone */ }
         await r.process.child.status;
       }
+      await pg.close();
       await Deno.remove(root, { recursive: true }).catch(() => {});
     }
   },
