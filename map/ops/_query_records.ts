@@ -199,30 +199,11 @@ export interface PropertyOptions {
 }
 
 /**
- * Every column of `feature` as display text, keyed by alias (or by field
- * name when `byName`), in layer order: what Find and Identify report.
- */
-export function featureProperties(
-  layer: MapLayer,
-  feature: Feature,
-  opts: PropertyOptions = {},
-): Property<string>[] {
-  const shape = opts.geometryRead === false ? layer.geometryType : shapeLabel(feature.geometry);
-  return layerColumns(layer).all.map((f) => ({
-    key: opts.byName ? f.name : (f.alias || f.name),
-    value: f.type === "Geometry"
-      ? shape
-      : f.type === "OID"
-      ? String(feature.id)
-      : formatValue(feature.attributes[f.name] ?? null, f.type),
-  }));
-}
-
-/**
  * Every column of `feature` as stored (numbers as numbers, dates as epoch
- * milliseconds, NULL as null), keyed as {@link featureProperties} keys
- * them: what ArcGIS REST's `returnUnformattedValues=true` answers. The
- * shape field still names the geometry's kind.
+ * milliseconds, NULL as null), keyed by alias (or by field name when
+ * `byName`), in layer order: what ArcGIS REST's
+ * `returnUnformattedValues=true` answers. The shape field names the
+ * geometry's kind.
  *
  * @example
  * ```ts ignore
@@ -234,13 +215,42 @@ export function featureValues(
   feature: Feature,
   opts: PropertyOptions = {},
 ): Property<AttributeValue>[] {
+  return columnValues(layer, feature, opts).map(({ field, value }) => ({
+    key: opts.byName ? field.name : (field.alias || field.name),
+    value,
+  }));
+}
+
+/**
+ * Every column of `feature` as display text, keyed as {@link featureValues}
+ * keys them: what Find and Identify report.
+ */
+export function featureProperties(
+  layer: MapLayer,
+  feature: Feature,
+  opts: PropertyOptions = {},
+): Property<string>[] {
+  return columnValues(layer, feature, opts).map(({ field, value }) => ({
+    key: opts.byName ? field.name : (field.alias || field.name),
+    value: field.type === "Geometry" || field.type === "OID"
+      ? String(value)
+      : formatValue(value, field.type),
+  }));
+}
+
+/** Each column with its stored value (the shape field: the geometry's kind). */
+function columnValues(
+  layer: MapLayer,
+  feature: Feature,
+  opts: PropertyOptions,
+): { field: FieldInfo; value: AttributeValue }[] {
   const shape = opts.geometryRead === false ? layer.geometryType : shapeLabel(feature.geometry);
-  return layerColumns(layer).all.map((f) => ({
-    key: opts.byName ? f.name : (f.alias || f.name),
-    value: f.type === "Geometry"
+  return layerColumns(layer).all.map((field) => ({
+    field,
+    value: field.type === "Geometry"
       ? shape
-      : f.type === "OID"
+      : field.type === "OID"
       ? feature.id
-      : feature.attributes[f.name] ?? null,
+      : feature.attributes[field.name] ?? null,
   }));
 }
