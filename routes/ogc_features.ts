@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Route } from "./router.ts";
 import type { FeatureServerFront } from "../map/ogcapi/mod.ts";
 import { createOgcFeaturesApi } from "../map/ogcapi/mod.ts";
 
@@ -15,13 +16,6 @@ export interface OgcFeaturesContext {
   baseUrl: (req: Request) => string;
   /** Called with unexpected errors (logging). */
   onError?: (error: unknown, path: string) => void;
-}
-
-/** One route entry, in the shape the application router walks. */
-export interface OgcFeaturesRoute {
-  pattern: URLPattern;
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
 
 const ALLOW = "GET, HEAD, OPTIONS";
@@ -35,7 +29,7 @@ const ALLOW = "GET, HEAD, OPTIONS";
  * const routes = [...ogcFeaturesRoutes({ maps, baseUrl }), ...arcgisRestRoutes({ maps, baseUrl })];
  * ```
  */
-export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): OgcFeaturesRoute[] {
+export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): Route[] {
   const api = createOgcFeaturesApi(ctx.maps, { onError: ctx.onError });
   const pattern = new URLPattern(
     { pathname: "/arcgis/rest/services/:service/OGCFeatureServer{/*}?" },

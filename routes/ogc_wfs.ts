@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Route } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWfs, exceptionReport, type WfsInput, type WfsReply } from "../map/wfs/mod.ts";
 import { WfsError } from "../map/wfs/mod.ts";
@@ -48,13 +49,6 @@ export interface OgcWfsContext {
   onError?: (error: unknown) => void;
 }
 
-/** One route entry, in the shape the application router walks. */
-export interface OgcWfsRoute {
-  pattern: URLPattern;
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
-}
-
 function response(r: WfsReply, head = false): Response {
   return new Response(head ? null : r.body, {
     status: r.status,
@@ -76,7 +70,7 @@ function refused(status: number, message: string): Response {
  * const routes = ogcWfsRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
  * ```
  */
-export function ogcWfsRoutes(ctx: OgcWfsContext): OgcWfsRoute[] {
+export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 4 * 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
   const pattern = new URLPattern(

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Route } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWms, exceptionReport, negotiateVersion, type WmsReply } from "../map/wms/mod.ts";
 import { WmsError } from "../map/wms/mod.ts";
@@ -24,13 +25,6 @@ export interface OgcWmsContext {
   bodyBudget?: BodyBudget;
   /** Called with unexpected errors (logging). */
   onError?: (error: unknown) => void;
-}
-
-/** One route entry, in the shape the application router walks. */
-export interface OgcWmsRoute {
-  pattern: URLPattern;
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
 }
 
 const ALLOW = "GET, HEAD, POST";
@@ -61,7 +55,7 @@ function refused(status: number, message: string, query: URLSearchParams): Respo
  * const routes = ogcWmsRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
  * ```
  */
-export function ogcWmsRoutes(ctx: OgcWmsContext): OgcWmsRoute[] {
+export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
   const pattern = new URLPattern(

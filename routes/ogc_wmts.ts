@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Route } from "./router.ts";
 import type { MapServer } from "../map/mod.ts";
 import { createWmtsFace } from "../map/wmts/mod.ts";
 import { etagMatches } from "./_conditional.ts";
@@ -19,13 +20,6 @@ export interface WmtsContext {
   tileMaxAge?: number;
 }
 
-/** One route entry, in the shape the application router walks. */
-export interface WmtsRoute {
-  pattern: URLPattern;
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
-}
-
 const ALLOW = "GET, HEAD, OPTIONS";
 
 /**
@@ -36,7 +30,7 @@ const ALLOW = "GET, HEAD, OPTIONS";
  * const routes = [...wmtsRoutes({ maps, baseUrl }), ...arcgisRestRoutes({ maps, baseUrl })];
  * ```
  */
-export function wmtsRoutes(ctx: WmtsContext): WmtsRoute[] {
+export function wmtsRoutes(ctx: WmtsContext): Route[] {
   const face = createWmtsFace(ctx.maps);
   const maxAge = ctx.tileMaxAge ?? 300;
   const pattern = new URLPattern(

@@ -186,6 +186,21 @@ export const ZEEP: Reference = reference(
   () => pythonImports(DEBIAN_PYTHON, ["zeep"]) ? null : "python3-zeep is not installed",
 );
 
+/**
+ * OWSLib, the Python OGC client (Debian's python3-owslib), with the
+ * modules a test uses (`owslib.wms`, `owslib.wfs`, `owslib.ogcapi.features`…).
+ */
+export function owslibReference(modules: string[]): Reference {
+  return reference(
+    "OWSLib",
+    "apt-get install python3-owslib",
+    () =>
+      pythonImports(DEBIAN_PYTHON, modules)
+        ? null
+        : `python3-owslib (${modules.join(", ")}) is not installed`,
+  );
+}
+
 /** Folder of Debian's Java libraries. */
 export const JAVA_JARS = "/usr/share/java";
 

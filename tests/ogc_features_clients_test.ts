@@ -11,24 +11,16 @@ import {
   DEBIAN_PYTHON,
   GDAL_BIN,
   optionalTest,
-  pythonImports,
+  owslibReference,
   QGIS,
   type Reference,
-  reference,
 } from "./_optional.ts";
 import { CITIES, REGIONS } from "./_soap_query_fixtures.ts";
 import { ogcGet, type OgcServer, withOgcServer } from "./_ogc_features_helpers.ts";
 import { startTestServer } from "./_api_helpers.ts";
 
-/** OWSLib's OGC API – Features client (Debian's python3-owslib). */
-const OWSLIB_FEATURES: Reference = reference(
-  "OWSLib",
-  "apt-get install python3-owslib",
-  () =>
-    pythonImports(DEBIAN_PYTHON, ["owslib.ogcapi.features"])
-      ? null
-      : "python3-owslib (owslib.ogcapi.features) is not installed",
-);
+/** OWSLib's OGC API – Features client. */
+const OWSLIB_FEATURES = owslibReference(["owslib.ogcapi.features"]);
 
 const QGIS_SCRIPT = new URL("./qgis/oapif_client.py", import.meta.url).pathname;
 

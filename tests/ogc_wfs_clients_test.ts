@@ -9,25 +9,11 @@
  * rectangle and a subset string).
  */
 import assert from "node:assert/strict";
-import {
-  DEBIAN_PYTHON,
-  GDAL_BIN,
-  optionalTest,
-  pythonImports,
-  QGIS,
-  reference,
-} from "./_optional.ts";
+import { DEBIAN_PYTHON, GDAL_BIN, optionalTest, owslibReference, QGIS } from "./_optional.ts";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { rest } from "./_rest_helpers.ts";
 
-const OWSLIB = reference(
-  "OWSLib",
-  "apt-get install python3-owslib",
-  () =>
-    pythonImports(DEBIAN_PYTHON, ["owslib.wfs", "owslib.fes2"])
-      ? null
-      : "python3-owslib is not installed",
-);
+const OWSLIB = owslibReference(["owslib.wfs", "owslib.fes2"]);
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

@@ -12,9 +12,8 @@ import {
   DEBIAN_PYTHON,
   GDAL_BIN,
   optionalTest,
-  pythonImports,
+  owslibReference,
   QGIS,
-  reference,
 } from "./_optional.ts";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertSamePixels, decode, type Pixels } from "./_render_helpers.ts";
@@ -23,11 +22,7 @@ import { openClientPage } from "./_client_page.ts";
 
 const OL_CSS = new URL("../node_modules/.deno/ol@10.10.0/node_modules/ol/ol.css", import.meta.url);
 
-const OWSLIB = reference(
-  "OWSLib",
-  "apt-get install python3-owslib",
-  () => pythonImports(DEBIAN_PYTHON, ["owslib.wms"]) ? null : "python3-owslib is not installed",
-);
+const OWSLIB = owslibReference(["owslib.wms"]);
 
 /** Our own GetMap 1.3.0 of a WGS 84 box (west, south, east, north). */
 async function ownMap(

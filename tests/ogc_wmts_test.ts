@@ -16,20 +16,12 @@ import {
   DEBIAN_PYTHON,
   GDAL_BIN,
   optionalTest,
-  pythonImports,
+  owslibReference,
   QGIS,
   type Reference,
-  reference,
 } from "./_optional.ts";
 
-const OWSLIB_WMTS: Reference = reference(
-  "OWSLib",
-  "apt-get install python3-owslib",
-  () =>
-    pythonImports(DEBIAN_PYTHON, ["owslib.wmts"])
-      ? null
-      : "python3-owslib (owslib.wmts) is not installed",
-);
+const OWSLIB_WMTS = owslibReference(["owslib.wmts"]);
 
 const WORLD = new URL("../map/document/examples/world.json", import.meta.url).pathname;
 const WMTS = "/arcgis/rest/services/Recruitment/MapServer/WMTS";

@@ -12,7 +12,7 @@
  */
 import type { MapServer } from "../mod.ts";
 import type { MapFrame, MapService } from "../ops/types.ts";
-import { frameTiling, TileNotFoundError } from "../tiles/mod.ts";
+import { frameTiling, tileMapOf, TileNotFoundError } from "../tiles/mod.ts";
 import { tileMime } from "../tiles/cache.ts";
 import { markup } from "../markup.ts";
 import { tileMatrixSets } from "./_matrix.ts";
@@ -66,9 +66,8 @@ ${markup`<ows:ExceptionReport xmlns:ows="http://www.opengis.net/ows/1.1" version
 
 /** The layers of a service: its cached maps, the tile URLs' map named after the service. */
 function layersOf(service: MapService): { frame: MapFrame; identifier: string }[] {
-  const cached = service.maps.filter((m) => frameTiling(m));
-  const main = cached.find((m) => m.name === service.defaultMapName) ?? cached[0];
-  return cached.map((frame) => ({
+  const main = tileMapOf(service);
+  return service.maps.filter((m) => frameTiling(m)).map((frame) => ({
     frame,
     identifier: frame === main ? service.name : frame.name,
   }));
