@@ -15,7 +15,7 @@ import type { MapFrame, MapService } from "../ops/types.ts";
 import { frameTiling, tileMapOf, TileNotFoundError } from "../tiles/mod.ts";
 import { tileMime } from "../tiles/cache.ts";
 import { markup } from "../markup.ts";
-import { tileMatrixSets } from "./_matrix.ts";
+import { type TileMatrixSet, tileMatrixSets } from "./_matrix.ts";
 import { capabilitiesXml, type WmtsLayer } from "./_capabilities.ts";
 
 export { tileMatrixSets } from "./_matrix.ts";
@@ -64,13 +64,29 @@ ${markup`<ows:ExceptionReport xmlns:ows="http://www.opengis.net/ows/1.1" version
   return { status: e.status, contentType: XML, body };
 }
 
+/** One WMTS layer: a cached map with its tiling, matrix sets and tile type. */
+interface CachedLayer {
+  frame: MapFrame;
+  identifier: string;
+  tiling: NonNullable<ReturnType<typeof frameTiling>>;
+  sets: TileMatrixSet[];
+  mime: string;
+}
+
 /** The layers of a service: its cached maps, the tile URLs' map named after the service. */
-function layersOf(service: MapService): { frame: MapFrame; identifier: string }[] {
+function cachedLayers(service: MapService): CachedLayer[] {
   const main = tileMapOf(service);
-  return service.maps.filter((m) => frameTiling(m)).map((frame) => ({
-    frame,
-    identifier: frame === main ? service.name : frame.name,
-  }));
+  return service.maps.flatMap((frame) => {
+    const tiling = frameTiling(frame);
+    if (!tiling) return [];
+    return [{
+      frame,
+      identifier: frame === main ? service.name : frame.name,
+      tiling,
+      sets: tileMatrixSets(tiling.scheme),
+      mime: tileMime(tiling.format),
+    }];
+  });
 }
 
 /** Query parameters by lower-case name (WMTS KVP names are case-insensitive). */
@@ -120,19 +136,24 @@ interface TileAddress {
  * ```
  */
 export function createWmtsFace(maps: MapServer): { handle(r: WmtsRequest): Promise<WmtsReply> } {
+  // A server's services and their maps are fixed: the layers are worked out once per service.
+  const known = new WeakMap<MapService, CachedLayer[]>();
+  function layersOf(service: MapService): CachedLayer[] {
+    let layers = known.get(service);
+    if (!layers) known.set(service, layers = cachedLayers(service));
+    return layers;
+  }
+
   function capabilities(service: MapService, url: string): WmtsReply {
-    const layers: WmtsLayer[] = layersOf(service).map(({ frame, identifier }) => {
-      const tiling = frameTiling(frame)!;
-      return {
-        identifier,
-        title: frame.name === identifier ? frame.name : `${service.name} (${frame.name})`,
-        abstract: service.description ?? "",
-        extent: frame.fullExtent,
-        wkid: tiling.scheme.wkid,
-        format: tileMime(tiling.format),
-        sets: tileMatrixSets(tiling.scheme),
-      };
-    });
+    const layers: WmtsLayer[] = layersOf(service).map((l) => ({
+      identifier: l.identifier,
+      title: l.frame.name === l.identifier ? l.frame.name : `${service.name} (${l.frame.name})`,
+      abstract: service.description ?? "",
+      extent: l.frame.fullExtent,
+      wkid: l.tiling.scheme.wkid,
+      format: l.mime,
+      sets: l.sets,
+    }));
     return {
       status: 200,
       contentType: XML,
@@ -163,8 +184,7 @@ export function createWmtsFace(maps: MapServer): { handle(r: WmtsRequest): Promi
         "STYLE",
       );
     }
-    const tiling = frameTiling(layer.frame)!;
-    const sets = tileMatrixSets(tiling.scheme);
+    const { sets, mime } = layer;
     const set = sets.find((s) => s.identifier === a.set);
     if (!set) {
       throw new WmtsException(
@@ -175,7 +195,6 @@ export function createWmtsFace(maps: MapServer): { handle(r: WmtsRequest): Promi
         "TILEMATRIXSET",
       );
     }
-    const mime = tileMime(tiling.format);
     if (a.format !== undefined && a.format !== mime) {
       throw new WmtsException(
         "InvalidParameterValue",
