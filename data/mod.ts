@@ -3,7 +3,8 @@
  *
  * Reading (the server):
  * ```ts
- * import { envelopeJson, openCatalog } from "./data/mod.ts";
+ * import { envelopeJson, openCatalog } from "./mod.ts";
+ * declare const nextUrl: string | null, previousUrl: string | null;
  * const catalog = openCatalog("var/catalog.db", { readonly: true });
  * const { count, docs } = catalog.list("vacancies", { page: 2, pageSize: 10, agency: [3] });
  * const body = envelopeJson(count, nextUrl, previousUrl, docs); // no re-parsing
