@@ -23,7 +23,7 @@
  *   `next` page of vacancies and competitions, validated a page at a time and
  *   committed in batches; caps on pages, records and page size; cycles stop it.
  *
- * Decisions the README should state:
+ * Decisions stated in `docs/api.md`:
  * - Only published records (`is_public` and not `is_removed`) are listed or
  *   returned; others are stored and kept.
  * - Ordering: the requested terms, then id ascending; nulls last both ways;
