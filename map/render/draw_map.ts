@@ -119,6 +119,10 @@ function bottomUp(map: RenderMap, order: readonly number[] | undefined): RenderM
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { RenderMap } from "./types.ts";
+ * declare const map: RenderMap;
+ * const kit = await loadKit(), extent = { xmin: 20, ymin: 40, xmax: 60, ymax: 70 };
  * const { rgba, display } = drawMapPixels(kit, map, { extent, wkid: 4326, widthPx: 400,
  *   heightPx: 300, format: "png32" });
  * ```
@@ -218,6 +222,10 @@ function _drawMap<T>(
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { RenderMap } from "./types.ts";
+ * declare const map: RenderMap;
+ * const kit = await loadKit(), extent = { xmin: 20, ymin: 40, xmax: 60, ymax: 70 };
  * const res = renderMap(kit, map, { extent, wkid: 4326, widthPx: 800, heightPx: 600, format: "png8" });
  * ```
  */
