@@ -313,3 +313,70 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "cli: every command's start-up failure is one line 'Cannot start: ...' and status 1",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // Not a database: random bytes where the SQLite file should be.
+      await Deno.writeFile(`${dir}/corrupt.db`, crypto.getRandomValues(new Uint8Array(8192)));
+      // A file where the database's folder should be made.
+      await Deno.writeTextFile(`${dir}/file`, "x");
+      await Deno.mkdir(`${dir}/maps`);
+      await Deno.writeTextFile(
+        `${dir}/maps/x.json`,
+        JSON.stringify({
+          name: "X",
+          maps: [{ name: "M", wkid: 4326, layers: [{ name: "L", source: { type: "oracle" } }] }],
+        }),
+      );
+      const good = `${dir}/good.db`;
+      assert.equal((await runToEnd(["demo", "--db", good, "--scale", "50"])).code, 0);
+      const serve = ["serve", "--host", "127.0.0.1", "--port", "0"];
+      const cases: [string[], RegExp][] = [
+        [[...serve, "--db", `${dir}/corrupt.db`], /corrupt\.db cannot be opened: .*not a database/],
+        [[...serve, "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["seed-tiles", "--db", `${dir}/corrupt.db`], /corrupt\.db cannot be opened/],
+        [["seed-tiles", "--db", good, "--maps", `${dir}/maps`], /x\.json: maps\[0\]/],
+        [["seed-tiles", "--db", good, "--maps", `${dir}/nowhere`], /nowhere/],
+        [["demo", "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["import", `${dir}/file`, "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["sync", "http://127.0.0.1:9/", "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+      ];
+      for (const [args, what] of cases) {
+        const r = await runToEnd(args);
+        assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
+        const lines = r.stderr.trim().split("\n");
+        assert.equal(lines.length, 1, `${args.join(" ")}: ${r.stderr}`);
+        assert.match(lines[0], /^Cannot start: /);
+        assert.match(lines[0], what);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("cli: flags come from one declaration: unknown ones, missing values, --help", async () => {
+  const unknown = await runToEnd(["import", "x.json", "--colection", "agency"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^Unknown option '--colection'\.\n`main\.ts import --help`/);
+  const missing = await runToEnd(["sync", "http://127.0.0.1:9/", "--max-pages"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^Option '--max-pages.*' needs a value\./);
+  const extra = await runToEnd(["demo", "now"]);
+  assert.equal(extra.code, 2);
+  assert.match(extra.stderr, /^Unexpected argument 'now'\./);
+  // Each flag a command reads is in its --help, with its default.
+  const help = (await runToEnd(["serve", "--help"])).stdout;
+  for (
+    const line of [
+      /--port N .*\(default: \$PORT, else 8000\)/,
+      /--body-budget-mb N .*\(default: 64\)/,
+      /--header-timeout S .*\(default: 15\)/,
+      /--trust-proxy /,
+    ]
+  ) assert.match(help, line);
+});
