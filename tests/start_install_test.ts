@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitForLine } from "./_server_process.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -34,22 +35,6 @@ async function copyCheckout(to: string): Promise<void> {
   }
 }
 
-/** Reads stdout until `re` matches. */
-async function waitFor(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<RegExpMatchArray> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`ended before ${re}: ${buf}`);
-    buf += value;
-    const m = buf.match(re);
-    if (m) {
-      reader.releaseLock();
-      return m;
-    }
-  }
-}
-
 Deno.test({
   name: "deno task start installs only the server's npm packages, and draws maps with them",
   sanitizeResources: false,
@@ -66,7 +51,10 @@ Deno.test({
         stderr: "null",
       }).spawn();
       try {
-        const [, url] = await waitFor(child.stdout, /Serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/);
+        const [, url] = await waitForLine(
+          child.stdout,
+          /Serving .* at (http:\/\/127\.0\.0\.1:\d+\/)/,
+        );
         // The renderer's wasm and font are there: a drawing is a PNG.
         const res = await fetch(
           `${url}arcgis/rest/services/Recruitment/MapServer/export?bbox=20,40,180,80&bboxSR=4326&size=200,150&f=image&format=png`,
