@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 
 /** An ordered id list: 4 bytes an id while every id fits, else 8. */
 export type IdList = Uint32Array | Float64Array;
@@ -103,52 +104,27 @@ export class IdListBuilder {
   }
 }
 
-/** Ordered id lists by query key, within a byte budget. */
-export class OrderedIdCache {
-  readonly #maxBytes: number;
-  readonly #lists = new Map<string, IdList>();
-  #bytes = 0;
+/** Ordered id lists by query key, within a byte budget (see {@linkcode orderedIdCache}). */
+export type OrderedIdCache = LRUCache<string, IdList>;
 
-  /** `maxBytes` bounds the lists held at once; a list larger than it is never kept. */
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
-  }
-
-  /** The list of `key`, or undefined; a hit becomes the most recently used. */
-  get(key: string): IdList | undefined {
-    const ids = this.#lists.get(key);
-    if (ids) {
-      this.#lists.delete(key);
-      this.#lists.set(key, ids);
-    }
-    return ids;
-  }
-
-  /** Keeps `ids` under `key`, evicting the least recently used lists to fit. */
-  set(key: string, ids: IdList): void {
-    if (ids.byteLength > this.#maxBytes) return;
-    const old = this.#lists.get(key);
-    if (old) {
-      this.#lists.delete(key);
-      this.#bytes -= old.byteLength;
-    }
-    for (const [k, v] of this.#lists) {
-      if (this.#bytes + ids.byteLength <= this.#maxBytes) break;
-      this.#lists.delete(k);
-      this.#bytes -= v.byteLength;
-    }
-    this.#lists.set(key, ids);
-    this.#bytes += ids.byteLength;
-  }
-
-  /** Drops every list (the data changed). */
-  clear(): void {
-    this.#lists.clear();
-    this.#bytes = 0;
-  }
-
-  /** Bytes held now. */
-  get bytes(): number {
-    return this.#bytes;
-  }
+/**
+ * A cache of ordered id lists holding at most `maxBytes` of lists, least
+ * recently used first out; a list larger than the budget is never kept.
+ *
+ * @example
+ * ```ts
+ * import { orderedIdCache } from "./_ordered_ids.ts";
+ * const lists = orderedIdCache(32 * 2 ** 20);
+ * lists.set("q", new Uint32Array([3, 1, 2]));
+ * lists.get("q"); // Uint32Array [3, 1, 2]
+ * lists.calculatedSize; // 12
+ * ```
+ */
+export function orderedIdCache(maxBytes: number): OrderedIdCache {
+  return new LRUCache<string, IdList>({
+    maxSize: maxBytes,
+    maxEntrySize: maxBytes,
+    // lru-cache wants a positive size: an empty list counts one byte.
+    sizeCalculation: (ids) => Math.max(1, ids.byteLength),
+  });
 }

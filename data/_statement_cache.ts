@@ -11,6 +11,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { LRUCache } from "lru-cache";
 
 /** Default budget: the estimated compiled size of the statements kept. */
 export const STATEMENT_CACHE_BYTES = 16 * 2 ** 20;
@@ -44,17 +45,21 @@ export function statementBytes(sql: string): number {
  */
 export class StatementCache {
   readonly #db: DatabaseSync;
-  readonly #statements = new Map<string, StatementSync>();
-  #bytes = 0;
+  readonly #statements: LRUCache<string, StatementSync>;
 
   /** `maxBytes` bounds the sum of {@link statementBytes} of the statements kept. */
   constructor(db: DatabaseSync, readonly maxBytes = STATEMENT_CACHE_BYTES) {
     this.#db = db;
+    this.#statements = new LRUCache<string, StatementSync>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (_, sql) => statementBytes(sql),
+    });
   }
 
   /** The estimated bytes held (see {@link statementBytes}). */
   get bytes(): number {
-    return this.#bytes;
+    return this.#statements.calculatedSize;
   }
 
   /** How many statements are kept. */
@@ -64,22 +69,11 @@ export class StatementCache {
 
   /** The statement for `sql`, prepared now unless it is kept. */
   get(sql: string): StatementSync {
-    const kept = this.#statements.get(sql);
-    if (kept) {
-      // Most recently used last: Map keeps insertion order.
-      this.#statements.delete(sql);
-      this.#statements.set(sql, kept);
-      return kept;
-    }
-    const s = this.#db.prepare(sql);
-    const cost = statementBytes(sql);
-    if (cost > this.maxBytes / 8) return s;
-    this.#statements.set(sql, s);
-    this.#bytes += cost;
-    for (const old of this.#statements.keys()) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#statements.delete(old);
-      this.#bytes -= statementBytes(old);
+    let s = this.#statements.get(sql);
+    if (s === undefined) {
+      s = this.#db.prepare(sql);
+      // Not kept when over an eighth of the budget: prepared for this caller only.
+      this.#statements.set(sql, s);
     }
     return s;
   }
@@ -87,6 +81,5 @@ export class StatementCache {
   /** Forgets every statement. */
   clear(): void {
     this.#statements.clear();
-    this.#bytes = 0;
   }
 }

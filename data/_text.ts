@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import snowball from "snowball-stemmers";
 
 const russian = snowball.newStemmer("russian");
@@ -76,20 +77,21 @@ const WORD_RE = /[\p{L}\p{N}]+/gu;
 const CYRILLIC_RE = /^[\u0400-\u04ff]+$/;
 const LATIN_RE = /^[a-z]+$/;
 
-/** Stems are cached: the vocabulary is small next to the number of words indexed. */
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 200_000;
+/** Words whose stems are kept: the vocabulary is small next to the number of words indexed. */
+export const STEM_CACHE_MAX = 200_000;
+/** Stems by word, the most recently used kept (made at first use: lru-cache allocates `max` slots). */
+let stemCache: LRUCache<string, string> | undefined;
 
 function stemWord(word: string): string {
-  const cached = stemCache.get(word);
-  if (cached !== undefined) return cached;
+  const cache = stemCache ??= new LRUCache({ max: STEM_CACHE_MAX });
+  const kept = cache.get(word);
+  if (kept !== undefined) return kept;
   const s: string = CYRILLIC_RE.test(word)
     ? russian.stem(word)
     : LATIN_RE.test(word)
     ? english.stem(word)
     : word;
-  if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-  stemCache.set(word, s);
+  cache.set(word, s);
   return s;
 }
 
@@ -105,21 +107,36 @@ export function stems(text: string): string[] {
   return out;
 }
 
-/** Stems of recent field values: templates repeat across records, so most are hits. */
-const fieldCache = new Map<string, readonly string[]>();
-const FIELD_CACHE_MAX = 20_000;
+/** Field values whose stems are kept: templates repeat across records, so most are hits. */
+export const FIELD_CACHE_MAX = 20_000;
+/** Distinct stems by field value, the most recently used kept (made at first use). */
+let fieldCache: LRUCache<string, readonly string[]> | undefined;
 
 /** Distinct stems of one field; `html` fields are stripped and decoded first. */
 export function fieldStems(raw: string, html: boolean): readonly string[] {
   if (raw === "") return [];
   const key = (html ? "h" : "t") + raw;
-  let out = fieldCache.get(key);
+  const cache = fieldCache ??= new LRUCache({ max: FIELD_CACHE_MAX });
+  let out = cache.get(key);
   if (out === undefined) {
     out = [...new Set(stems(html ? htmlToText(raw) : raw))];
-    if (fieldCache.size >= FIELD_CACHE_MAX) fieldCache.clear();
-    fieldCache.set(key, out);
+    cache.set(key, out);
   }
   return out;
+}
+
+/**
+ * How many words and field values this isolate keeps the stems of now
+ * (at most {@linkcode STEM_CACHE_MAX} and {@linkcode FIELD_CACHE_MAX}).
+ *
+ * @example
+ * ```ts
+ * import { stemCacheSizes } from "./_text.ts";
+ * stemCacheSizes(); // { words: 0, fields: 0 } before anything is stemmed
+ * ```
+ */
+export function stemCacheSizes(): { words: number; fields: number } {
+  return { words: stemCache?.size ?? 0, fields: fieldCache?.size ?? 0 };
 }
 
 /** A field for the search index: its raw value and whether it is HTML. */

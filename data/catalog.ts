@@ -5,12 +5,13 @@
  */
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
+import { LRUCache } from "lru-cache";
 import type { CollectionName, ListCollection } from "./collections.ts";
 import { COLLECTIONS } from "./collections.ts";
 import { migrate, SCHEMA_VERSION, schemaVersion } from "./_migrations.ts";
 import { buildList, listAtPage, type ListQuery, type ListSql } from "./_query.ts";
 import { haversineKm } from "./_geo.ts";
-import { type IdList, IdListBuilder, OrderedIdCache } from "./_ordered_ids.ts";
+import { type IdList, IdListBuilder, type OrderedIdCache, orderedIdCache } from "./_ordered_ids.ts";
 import { type BitsPlan, countByBits, RangeColumns } from "./_search_bits.ts";
 import { StatementCache } from "./_statement_cache.ts";
 
@@ -258,6 +259,20 @@ class DocSql {
   }
 }
 
+/** What {@linkcode Catalog.cacheSizes} reports. */
+export interface CatalogCacheSizes {
+  /** Filtered counts kept (at most `COUNT_CACHE_MAX`). */
+  counts: number;
+  /** List plans kept (at most `PLAN_CACHE_MAX`)... */
+  plans: number;
+  /** ...and their estimated text (at most `PLAN_CACHE_CHARS`). */
+  planChars: number;
+  /** Search prefix expansions kept (at most `PLAN_CACHE_MAX`). */
+  expansions: number;
+  /** Bytes of the ordered id lists kept (at most the `idListBytes` the catalogue was opened with). */
+  idListBytes: number;
+}
+
 /** The recruitment catalogue over one SQLite database. */
 export class Catalog {
   /** The underlying connection (shared contract: other modules may query it). */
@@ -268,7 +283,7 @@ export class Catalog {
   readonly readonly: boolean;
   readonly #stmts: StatementCache;
   /** Counts of filtered lists, valid while the data is unchanged (see #checkFresh). */
-  readonly #counts = new Map<string, number>();
+  readonly #counts = new LRUCache<string, number>({ max: COUNT_CACHE_MAX });
   /** Ordered ids of lists read deep, valid while the data is unchanged (see #checkFresh). */
   readonly #idLists: OrderedIdCache | null;
   /** Range columns of the search bitmap index kept in memory (see OpenOptions.keepRangeColumns). */
@@ -282,11 +297,19 @@ export class Catalog {
   #checkedShared = false;
   /** Where `catalog_keep_id()` puts the ids of the list being read (see #readIds). */
   readonly #idBuilder = new IdListBuilder();
-  /** Plans of this data version by query shape, at page 1 (see #checkFresh). */
-  readonly #plans = new Map<string, { plan: ListPlan; chars: number }>();
-  #planChars = 0;
-  /** Prefix expansions of this data version (see #expand). */
-  readonly #expansions = new Map<string, string[] | null>();
+  /**
+   * Plans of this data version by query shape, at page 1 (see #checkFresh),
+   * bounded in number and in text; a plan over a 32nd of the text (long IN
+   * lists) is built for its request only.
+   */
+  readonly #plans = new LRUCache<string, ListPlan>({
+    max: PLAN_CACHE_MAX,
+    maxSize: PLAN_CACHE_CHARS,
+    maxEntrySize: PLAN_CACHE_CHARS / 32,
+    sizeCalculation: (plan, key) => planChars(key, plan),
+  });
+  /** Prefix expansions of this data version (false: too many to list; see #expand). */
+  readonly #expansions = new LRUCache<string, string[] | false>({ max: PLAN_CACHE_MAX });
   /** Document reads by form and table. */
   readonly #docs: Record<DocForm, Record<string, DocSql>> = { text: {}, bytes: {} };
 
@@ -303,7 +326,7 @@ export class Catalog {
     this.path = path;
     this.readonly = readonly;
     this.#stmts = new StatementCache(db);
-    this.#idLists = idListBytes > 0 ? new OrderedIdCache(idListBytes) : null;
+    this.#idLists = idListBytes > 0 ? orderedIdCache(idListBytes) : null;
     this.#rangeColumns = keepRangeColumns ? new RangeColumns(db, true) : undefined;
     this.#shareReads = shareReads && readonly;
     db.function("catalog_keep_id", { deterministic: false }, (id) => {
@@ -372,14 +395,14 @@ export class Catalog {
   /** Indexed terms starting with `prefix`, or null when there are too many to list. */
   #expand(prefix: string): string[] | null {
     let terms = this.#expansions.get(prefix);
-    if (terms !== undefined) return terms;
-    const rows = this.#stmt(
-      "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
-    ).all(prefix, prefix + "\u{10FFFF}", MAX_EXPANSION + 1) as { term: string }[];
-    terms = rows.length > MAX_EXPANSION ? null : rows.map((r) => r.term);
-    if (this.#expansions.size >= PLAN_CACHE_MAX) this.#expansions.clear();
-    this.#expansions.set(prefix, terms);
-    return terms;
+    if (terms === undefined) {
+      const rows = this.#stmt(
+        "SELECT term FROM fts_term WHERE term >= ? AND term < ? ORDER BY term LIMIT ?",
+      ).all(prefix, prefix + "\u{10FFFF}", MAX_EXPANSION + 1) as { term: string }[];
+      terms = rows.length > MAX_EXPANSION ? false : rows.map((r) => r.term);
+      this.#expansions.set(prefix, terms);
+    }
+    return terms || null;
   }
 
   #docSql(form: DocForm, table: string): DocSql {
@@ -403,7 +426,6 @@ export class Catalog {
     if (version !== this.#dataVersion) {
       this.#counts.clear();
       this.#plans.clear();
-      this.#planChars = 0;
       this.#expansions.clear();
       this.#idLists?.clear();
       this.#rangeColumns?.clear();
@@ -459,7 +481,7 @@ export class Catalog {
     this.#checkFresh();
     // Built at page 1 once per shape and data version; a page is only an offset away.
     const key = collection + JSON.stringify({ ...q, page: undefined });
-    let first = this.#plans.get(key)?.plan;
+    let first = this.#plans.get(key);
     if (first === undefined) {
       const sql = buildList(collection, { ...q, page: 1 }, (prefix) => this.#expand(prefix));
       first = {
@@ -470,22 +492,9 @@ export class Catalog {
         countKey: countKey(sql),
         idsKey: idListKey(sql),
       };
-      this.#keepPlan(key, first);
+      this.#plans.set(key, first);
     }
     return q.page === undefined || q.page === 1 ? first : this.atPage(first, q.page);
-  }
-
-  #keepPlan(key: string, plan: ListPlan): void {
-    const chars = planChars(key, plan);
-    if (chars > PLAN_CACHE_CHARS / 32) return;
-    // Oldest first out, until the new one fits.
-    for (const [k, v] of this.#plans) {
-      if (this.#plans.size < PLAN_CACHE_MAX && this.#planChars + chars <= PLAN_CACHE_CHARS) break;
-      this.#plans.delete(k);
-      this.#planChars -= v.chars;
-    }
-    this.#plans.set(key, { plan, chars });
-    this.#planChars += chars;
   }
 
   /**
@@ -608,34 +617,16 @@ export class Catalog {
   #countOf(plan: ListPlan): number {
     const sql = plan.sql;
     const key = plan.countKey;
-    let count = this.#cachedCount(key);
+    let count = this.#counts.get(key);
     if (count === undefined && sql.plain) {
       count = (this.#stmt(sql.count).get() as { n: number }).n;
-      this.#keepCount(key, count);
+      this.#counts.set(key, count);
     } else if (count === undefined) {
       count = sql.bits ? countByBits(this.db, sql.bits, 0, this.#rangeColumns)?.count : undefined;
       count ??= (this.#stmt(sql.count).get(...sql.params) as { n: number }).n;
-      this.#keepCount(key, count);
-    }
-    return count;
-  }
-
-  #cachedCount(key: string): number | undefined {
-    const count = this.#counts.get(key);
-    if (count !== undefined) {
-      // Most recently used last: eviction takes the first key.
-      this.#counts.delete(key);
       this.#counts.set(key, count);
     }
     return count;
-  }
-
-  #keepCount(key: string, count: number): void {
-    this.#counts.delete(key);
-    if (this.#counts.size >= COUNT_CACHE_MAX) {
-      this.#counts.delete(this.#counts.keys().next().value!);
-    }
-    this.#counts.set(key, count);
   }
 
   /**
@@ -727,10 +718,10 @@ export class Catalog {
     this.#checkFresh();
     if (this.revision() !== result.revision) return false;
     const key = countKey(work);
-    if (result.count !== undefined) this.#keepCount(key, result.count);
+    if (result.count !== undefined) this.#counts.set(key, result.count);
     if (result.ids !== undefined && this.#idLists) {
       this.#idLists.set(idListKey(work), result.ids);
-      if (result.count === undefined) this.#keepCount(key, result.ids.length);
+      if (result.count === undefined) this.#counts.set(key, result.ids.length);
     }
     return true;
   }
@@ -835,6 +826,28 @@ export class Catalog {
       }
     }
     return { lastSeq, complete: true, places };
+  }
+
+  /**
+   * What the catalogue's caches hold now (diagnostics and tests); each is
+   * bounded, see the constants `COUNT_CACHE_MAX`, `PLAN_CACHE_MAX` and
+   * `PLAN_CACHE_CHARS`, and the `idListBytes` of {@linkcode OpenOptions}.
+   *
+   * @example
+   * ```ts
+   * import { openCatalog } from "./catalog.ts";
+   * const catalog = openCatalog("var/catalog.db", { readonly: true });
+   * catalog.cacheSizes(); // { counts: 12, plans: 9, planChars: 4180, expansions: 3, idListBytes: 0 }
+   * ```
+   */
+  cacheSizes(): CatalogCacheSizes {
+    return {
+      counts: this.#counts.size,
+      plans: this.#plans.size,
+      planChars: this.#plans.calculatedSize,
+      expansions: this.#expansions.size,
+      idListBytes: this.#idLists?.calculatedSize ?? 0,
+    };
   }
 
   /** Closes the connection. */

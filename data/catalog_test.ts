@@ -611,3 +611,34 @@ Deno.test("schema 1 databases get their search index rebuilt with filter terms o
     await cleanup();
   }
 });
+
+Deno.test("caches: plans, counts and prefix expansions keep the most recently used, within bounds", async () => {
+  const { dir, cleanup } = await tempDir();
+  const catalog = openCatalog(demoDb(dir, { vacancies: 40, competitions: 2, agencies: 3 }), {
+    readonly: true,
+  });
+  try {
+    // Plans: at most 1,024 and 256 KiB of text. One used all along stays; one used once goes.
+    const used = { agency: [1_000_000] };
+    const plan = catalog.plan("vacancies", used);
+    const once = catalog.plan("vacancies", { agency: [1_000_001] });
+    for (let i = 0; i < 1100; i++) {
+      catalog.plan("vacancies", { agency: [2_000_000 + i] });
+      if (i % 100 === 0) assert.equal(catalog.plan("vacancies", used), plan, `plan after ${i}`);
+      const { plans, planChars } = catalog.cacheSizes();
+      assert.ok(plans <= 1024 && planChars <= 256 * 2 ** 10, `${plans} plans, ${planChars}`);
+    }
+    assert.equal(catalog.plan("vacancies", used), plan);
+    assert.notEqual(catalog.plan("vacancies", { agency: [1_000_001] }), once);
+    assert.ok(catalog.cacheSizes().planChars > 200 * 2 ** 10, "full, not started over");
+    // Counts: 4,096.
+    for (let i = 0; i < 4200; i++) catalog.count("vacancies", { agency: [3_000_000 + i] });
+    assert.equal(catalog.cacheSizes().counts, 4096);
+    // Prefix expansions: 1,024.
+    for (let i = 0; i < 1100; i++) catalog.count("vacancies", { search: `zq${i}` });
+    assert.equal(catalog.cacheSizes().expansions, 1024);
+  } finally {
+    catalog.close();
+    await cleanup();
+  }
+});

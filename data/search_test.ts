@@ -8,7 +8,15 @@ import {
   tempDir,
   writeJson,
 } from "../tests/_data_fixtures.ts";
-import { fieldStems, ftsQuery, htmlToText, stems } from "./_text.ts";
+import {
+  FIELD_CACHE_MAX,
+  fieldStems,
+  ftsQuery,
+  htmlToText,
+  STEM_CACHE_MAX,
+  stemCacheSizes,
+  stems,
+} from "./_text.ts";
 import { boundingBoxes, haversineKm } from "./_geo.ts";
 
 Deno.test("text: HTML stripped, entities decoded, ё folded, Russian and English stems", () => {
@@ -44,6 +52,20 @@ const BLANK = {
   requirements_for_skills: "",
   additional_info: "",
 };
+
+Deno.test("text: stems of the most recently used words and field values are kept, within bounds", () => {
+  const kept = fieldStems("Ведущий специалист", false);
+  for (let i = 0; i <= FIELD_CACHE_MAX; i++) {
+    fieldStems(`v${i}`, false);
+    // A value used all along stays, however many others come by.
+    if (i % 1000 === 0) assert.equal(fieldStems("Ведущий специалист", false), kept);
+  }
+  assert.equal(fieldStems("Ведущий специалист", false), kept, "the kept array itself");
+  assert.equal(stemCacheSizes().fields, FIELD_CACHE_MAX, "full, not started over");
+  const words = Array.from({ length: STEM_CACHE_MAX + 100 }, (_, i) => `w${i}`).join(" ");
+  assert.equal(stems(words).length, STEM_CACHE_MAX + 100);
+  assert.equal(stemCacheSizes().words, STEM_CACHE_MAX);
+});
 
 Deno.test("search: word forms, ё/е, case, AND of terms, HTML stripped, unpublished hidden", async () => {
   const { dir, cleanup } = await tempDir();

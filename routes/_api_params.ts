@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 import { pythonInt, type QueryPairs } from "./_querystring.ts";
 import { calendarDate, latitude, longitude, salaryAmount } from "../data/values.ts";
@@ -149,7 +150,6 @@ export function filtersOf(
   let result = memo.get(key);
   if (result === undefined) {
     result = validated(input, schema);
-    if (memo.size >= FILTER_MEMO_MAX) memo.clear();
     memo.set(key, result);
   }
   return result;
@@ -160,10 +160,25 @@ export function filtersOf(
  * a few filters over many pages; validating costs more than the lookup).
  * The results are shared: read them, never change them.
  */
-export type FilterMemo = Map<string, FilterResult>;
+export type FilterMemo = LRUCache<string, FilterResult>;
 
-/** Inputs a {@linkcode FilterMemo} holds before it starts over. */
-const FILTER_MEMO_MAX = 1024;
+/** Inputs a {@linkcode FilterMemo} holds (the most recently used). */
+export const FILTER_MEMO_MAX = 1024;
+
+/**
+ * An empty {@linkcode FilterMemo}, bounded by {@linkcode FILTER_MEMO_MAX}.
+ *
+ * @example
+ * ```ts
+ * import { filterMemo, filtersOf, vacancyFilterSchema } from "./_api_params.ts";
+ * import { parseQs } from "./_querystring.ts";
+ * const memo = filterMemo();
+ * filtersOf(parseQs("agency=4"), vacancyFilterSchema, memo); // { ok: true, filters: { agency: [4] } }
+ * ```
+ */
+export function filterMemo(): FilterMemo {
+  return new LRUCache({ max: FILTER_MEMO_MAX });
+}
 
 function validated(input: Record<string, string>, schema: z.ZodObject): FilterResult {
   const parsed = schema.safeParse(input);

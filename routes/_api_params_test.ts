@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import {
   competitionFilterSchema,
-  type FilterMemo,
+  FILTER_MEMO_MAX,
+  filterMemo,
   filtersOf,
   searchTermsOf,
   vacancyFilterSchema,
@@ -9,7 +10,7 @@ import {
 import { parseQs } from "./_querystring.ts";
 
 Deno.test("filtersOf: a memo gives the same answers as validating every time", () => {
-  const memo: FilterMemo = new Map();
+  const memo = filterMemo();
   const queries = [
     "page=2",
     "agency=4&page=3",
@@ -42,6 +43,18 @@ Deno.test("filtersOf: a memo gives the same answers as validating every time", (
     ok: false,
     detail: "Invalid value for 'agency': expected an id or a comma-separated list of ids.",
   });
+});
+
+Deno.test("filtersOf: the memo keeps the most recently used inputs, within its bound", () => {
+  const memo = filterMemo();
+  const used = parseQs("agency=4&status=1");
+  const kept = filtersOf(used, vacancyFilterSchema, memo);
+  for (let i = 0; i < 3 * FILTER_MEMO_MAX; i++) {
+    filtersOf(parseQs(`agency=${i + 100}`), vacancyFilterSchema, memo);
+    assert.equal(filtersOf(used, vacancyFilterSchema, memo), kept, `the same result after ${i}`);
+    assert.ok(memo.size <= FILTER_MEMO_MAX, `${memo.size} kept`);
+  }
+  assert.equal(memo.size, FILTER_MEMO_MAX, "full, not started over");
 });
 
 Deno.test("searchTermsOf: the last search value's terms, split once", () => {

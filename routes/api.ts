@@ -24,6 +24,7 @@ import {
 import {
   competitionFilterSchema,
   type FilterMemo,
+  filterMemo,
   filtersOf,
   ORDERING_FIELDS,
   orderingOf,
@@ -74,7 +75,10 @@ interface Resource {
  */
 export function apiRoutes(ctx: ApiContext): Route[] {
   // Validated filters by their values, per list (see FilterMemo).
-  const memos: Record<ListCollection, FilterMemo> = { vacancy: new Map(), competition: new Map() };
+  const memos: Record<ListCollection, FilterMemo> = {
+    vacancy: filterMemo(),
+    competition: filterMemo(),
+  };
   const resources: Resource[] = [
     {
       path: "/api/v1/",

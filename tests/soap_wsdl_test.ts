@@ -4,7 +4,7 @@
  * definitions field for field; served with an absolute address; and the
  * catalog operations over HTTP.
  */
-import { createSoapFace } from "../map/soap/server.ts";
+import { createSoapFace, WSDL_CACHE_MAX } from "../map/soap/server.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ESRI_REFERENCE, esriReferenceDir, optionalTest } from "./_optional.ts";
@@ -256,6 +256,23 @@ Deno.test("WSDL address uses the request's Host and writes the default port", as
       /location="https:\/\/maps\.example\.org:443\/arcgis\/services\/World\/MapServer"/,
     );
     assert.match(text, /location="http:\/\/127\.0\.0\.1:\d+\//);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("WSDL documents kept: the most recently asked for, however many hosts ask", async () => {
+  const server = startMapServices([memoryService("World")]);
+  try {
+    const face = createSoapFace(server.maps);
+    const at = (host: string) => `https://${host}/arcgis/services/World/MapServer`;
+    for (let i = 0; i < 3 * WSDL_CACHE_MAX; i++) {
+      const wsdl = face.wsdl("World", at(`h${i}.example.org`));
+      assert.match(wsdl!, new RegExp(`location="https://h${i}\\.example\\.org:443/`));
+      face.catalogWsdl(`https://h${i}.example.org/arcgis/services`);
+      assert.ok(face.wsdlsKept <= WSDL_CACHE_MAX, `${face.wsdlsKept} kept`);
+    }
+    assert.equal(face.wsdlsKept, WSDL_CACHE_MAX, "full, not started over");
   } finally {
     await server.close();
   }

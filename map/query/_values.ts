@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 
 /** A scalar during evaluation (SQL NULL is null). */
 export type Scalar = string | number | null;
@@ -71,7 +72,24 @@ export function compareScalars(a: string | number, b: string | number): number {
   }
 }
 
-const likeCache = new Map<string, RegExp>();
+/** LIKE patterns kept compiled (the most recently used). */
+export const LIKE_CACHE_MAX = 500;
+const likeCache = new LRUCache<string, RegExp>({ max: LIKE_CACHE_MAX });
+
+/**
+ * How many compiled LIKE patterns this isolate keeps (diagnostics; at most
+ * {@linkcode LIKE_CACHE_MAX}).
+ *
+ * @example
+ * ```ts
+ * import { likePatternsKept, sqlLike } from "./_values.ts";
+ * sqlLike("Paris", "P%");
+ * likePatternsKept(); // 1 or more
+ * ```
+ */
+export function likePatternsKept(): number {
+  return likeCache.size;
+}
 
 /**
  * Whether `value` matches the LIKE `pattern`: `%` any run, `_` one
@@ -94,7 +112,6 @@ export function sqlLike(value: Scalar, pattern: Scalar, escape?: Scalar): boolea
       else src += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     }
     re = new RegExp(`^${src}$`, "u");
-    if (likeCache.size > 500) likeCache.clear();
     likeCache.set(key, re);
   }
   return re.test(String(value));

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { MAX_LIKE_PATTERN, parseWhere, registerSqlFunctions, WhereClauseError } from "./mod.ts";
 import type { FieldInfo } from "../types.ts";
-import { sqlLike } from "./_values.ts";
+import { LIKE_CACHE_MAX, likePatternsKept, sqlLike } from "./_values.ts";
 
 const fields: FieldInfo[] = [
   { name: "id", type: "OID", alias: "id", length: 0, nullable: false },
@@ -40,4 +40,13 @@ Deno.test("a pattern from the data too large to compile makes the row not match,
   } finally {
     db.close();
   }
+});
+
+Deno.test("patterns from the data keep at most a bounded number compiled, the recent ones", () => {
+  for (let i = 0; i < 3 * LIKE_CACHE_MAX; i++) {
+    assert.equal(sqlLike(`name ${i}`, `name ${i}%`), true);
+    assert.equal(sqlLike("Paris", "P%"), true, "a pattern used all along");
+    assert.ok(likePatternsKept() <= LIKE_CACHE_MAX, `${likePatternsKept()} kept`);
+  }
+  assert.equal(likePatternsKept(), LIKE_CACHE_MAX, "full, not started over");
 });

@@ -20,6 +20,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import type { WhereNode } from "../query/ast.ts";
 import type { FeatureSource } from "../sources/source.ts";
 import type { RendererSpec, SymbolSpec } from "../document/renderer.ts";
@@ -56,12 +57,12 @@ export interface PointStore {
 
 /** Layers with more drawable points than this are read per request instead. */
 const MAX_POINTS = 500_000;
-/** Stores a thread keeps (most recently used first out last). */
-const MAX_STORES = 16;
+/** Point stores a thread keeps (the most recently used). */
+export const POINT_STORES_MAX = 16;
 
-const installed = new Map<string, PointStoreData>();
-/** Keys built and found too large (not stored), per revision. */
-const tooLarge = new Map<string, string>();
+const installed = new LRUCache<string, PointStoreData>({ max: POINT_STORES_MAX });
+/** Keys built and found too large (not stored), with the revision they were found at. */
+const tooLarge = new LRUCache<string, string>({ max: 64 });
 let publish: ((data: PointStoreData) => void) | null = null;
 const localKeys = new WeakMap<FeatureSource, string>();
 let localCount = 0;
@@ -81,20 +82,19 @@ export function setPointStorePublisher(fn: ((data: PointStoreData) => void) | nu
  * push out a store this thread draws with (another request's filter, say).
  */
 export function adoptPointStore(data: PointStoreData, shared = true): boolean {
-  const same = [...installed].filter(([, d]) => d.source === data.source);
+  const same = [...installed.values()].filter((d) => d.source === data.source);
   // A store this thread built itself read the data as they are now.
-  if (shared && same.some(([, d]) => !supersedes(data, d))) return false;
-  for (const [k, d] of same) if (d.revision !== data.revision) installed.delete(k);
-  if (shared && !installed.has(data.key) && installed.size >= MAX_STORES) return false;
-  installed.delete(data.key);
+  if (shared && same.some((d) => !supersedes(data, d))) return false;
+  for (const d of same) if (d.revision !== data.revision) installed.delete(d.key);
+  if (shared && !installed.has(data.key) && installed.size >= POINT_STORES_MAX) return false;
+  // Over the bound, the least recently used store goes.
   installed.set(data.key, data);
-  if (installed.size > MAX_STORES) installed.delete(installed.keys().next().value!);
   return true;
 }
 
 /** The point stores this thread holds (tests and diagnostics). */
 export function heldPointStores(): PointStoreData[] {
-  return [...installed.values()];
+  return [...installed.values()].reverse(); // least recently used first
 }
 
 /** Memory a point store takes (its shared buffers). */
@@ -227,16 +227,10 @@ export function pointStore(
   }|${rendererKey(renderer)}`;
   const revision = src.revision();
   const have = installed.get(key);
-  if (have && have.revision === revision) {
-    // Refresh recency.
-    installed.delete(key);
-    installed.set(key, have);
-    return storeOf(have);
-  }
+  if (have && have.revision === revision) return storeOf(have);
   if (tooLarge.get(key) === revision) return null;
   const data = buildPointStore(src, key, where, renderer, labelField, toWkid);
   if (!data) {
-    if (tooLarge.size > 64) tooLarge.clear();
     tooLarge.set(key, revision);
     return null;
   }

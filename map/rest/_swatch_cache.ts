@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import type { MapFrame } from "../ops/mod.ts";
 
 /** One swatch image. */
@@ -42,35 +43,33 @@ function keyText(k: SwatchKey): string {
  * ```
  */
 export class SwatchCache {
-  readonly #entries = new Map<string, Entry>();
+  readonly #entries: LRUCache<string, Entry>;
   /** Legend draws under way, by what they draw. */
   readonly #drawing = new Map<string, Promise<void>>();
-  #bytes = 0;
 
   /** `maxBytes` bounds the sum of image sizes; an image over an eighth of it is not kept. */
-  constructor(readonly maxBytes = 8 * 2 ** 20) {}
+  constructor(readonly maxBytes = 8 * 2 ** 20) {
+    this.#entries = new LRUCache<string, Entry>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 8,
+      sizeCalculation: (e) => Math.max(1, e.bytes.byteLength),
+    });
+  }
+
+  /** Bytes of the images kept. */
+  get bytes(): number {
+    return this.#entries.calculatedSize;
+  }
 
   /** The image under `key`, if kept (and drawn for the same map object). */
   get(key: SwatchKey): SwatchImage | undefined {
-    const k = keyText(key);
-    const e = this.#entries.get(k);
-    if (!e || e.frame !== key.frame) return undefined;
-    this.#entries.delete(k);
-    this.#entries.set(k, e);
-    return e;
+    const e = this.#entries.get(keyText(key));
+    return e?.frame === key.frame ? e : undefined;
   }
 
   /** Keeps `image` under `key`, pushing out the least recently used images over the bound. */
   put(key: SwatchKey, image: SwatchImage): void {
-    if (image.bytes.byteLength > this.maxBytes / 8) return;
-    const k = keyText(key);
-    this.#remove(k);
-    this.#entries.set(k, { ...image, frame: key.frame });
-    this.#bytes += image.bytes.byteLength;
-    for (const old of this.#entries.keys()) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#remove(old);
-    }
+    this.#entries.set(keyText(key), { ...image, frame: key.frame });
   }
 
   /**
@@ -86,12 +85,5 @@ export class SwatchCache {
       this.#drawing.set(what, running);
     }
     await running;
-  }
-
-  #remove(k: string): void {
-    const e = this.#entries.get(k);
-    if (!e) return;
-    this.#entries.delete(k);
-    this.#bytes -= e.bytes.byteLength;
   }
 }

@@ -11,8 +11,13 @@ Deno.test("SwatchCache keeps recent swatches within its byte bound, per map obje
   cache.put(key("bb"), image(900));
   assert.equal(cache.get(key("AA"))?.bytes.byteLength, 900, "digests are case-insensitive");
   // Over the bound the least recently used goes first: "bb", as "aa" was just read.
-  for (const d of ["c1", "c2", "c3", "c4", "c5", "c6", "c7"]) cache.put(key(d), image(900));
+  for (const d of ["c1", "c2", "c3", "c4", "c5", "c6", "c7"]) {
+    cache.put(key(d), image(900));
+    assert.ok(cache.bytes <= 8_000, `${cache.bytes} bytes`);
+  }
+  assert.equal(cache.bytes, 8_100 - 900, "full: the 9th image pushed out one");
   assert.equal(cache.get(key("bb")), undefined);
+  assert.ok(cache.get(key("aa")));
   assert.ok(cache.get(key("c7")));
   // An image over an eighth of the bound is not kept.
   cache.put(key("big"), image(1_001));

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import type { MapServer, RequestUrls } from "../mod.ts";
 import type { MapService, OperationContext } from "../ops/types.ts";
 import type { OperationTable } from "./operation.ts";
@@ -40,7 +41,15 @@ export interface SoapFace {
   catalogWsdl(endpointUrl: string): string;
   /** Absolute SOAP endpoint URL of a service. */
   serviceUrl(service: MapService, urls: RequestUrls): string;
+  /** WSDL documents kept, by service and address (diagnostics; at most {@link WSDL_CACHE_MAX}). */
+  readonly wsdlsKept: number;
 }
+
+/**
+ * WSDL documents a face keeps (the most recently asked for): a handful of
+ * hosts at most; the bound only guards against Host-header churn.
+ */
+export const WSDL_CACHE_MAX = 64;
 
 /**
  * Builds the SOAP face over a map server.
@@ -53,7 +62,7 @@ export interface SoapFace {
  */
 export function createSoapFace(maps: MapServer, opts: SoapFaceOptions = {}): SoapFace {
   const operations = opts.operations ?? MAPSERVER_HANDLERS;
-  const wsdlCache = new Map<string, string>();
+  const wsdlCache = new LRUCache<string, string>({ max: WSDL_CACHE_MAX });
   const entries: CatalogEntry[] = maps.services.map((s) => ({
     name: s.name,
     description: s.description,
@@ -67,16 +76,15 @@ export function createSoapFace(maps: MapServer, opts: SoapFaceOptions = {}): Soa
 
   function cached(key: string, make: () => string): string {
     let w = wsdlCache.get(key);
-    if (w === undefined) {
-      // A handful of hosts at most; the bound only guards against Host-header churn.
-      if (wsdlCache.size > 64) wsdlCache.clear();
-      wsdlCache.set(key, w = make());
-    }
+    if (w === undefined) wsdlCache.set(key, w = make());
     return w;
   }
 
   return {
     serviceUrl,
+    get wsdlsKept() {
+      return wsdlCache.size;
+    },
     soap(serviceName, xml, urls) {
       const service = maps.service(serviceName);
       return dispatchSoap<OperationContext>(xml, {

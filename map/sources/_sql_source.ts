@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { LRUCache } from "lru-cache";
 import { NUMERIC_FIELD_TYPES } from "../types.ts";
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { Extent, Feature, FieldInfo, Geometry, LayerGeometryType } from "../types.ts";
@@ -67,6 +68,12 @@ export interface SqlSourceConfig {
   storeKey?: string;
 }
 
+/**
+ * Prepared statements a source keeps (the most recently used): the SQL
+ * varies with the where clause's shape, not with its values.
+ */
+export const SOURCE_STATEMENTS_MAX = 200;
+
 /** The generic table-backed FeatureSource. */
 export class SqlFeatureSource implements FeatureSource {
   readonly wkid: number;
@@ -76,7 +83,9 @@ export class SqlFeatureSource implements FeatureSource {
   readonly collection?: string;
   /** Thread-independent name of the table (see FeatureSource.storeKey). */
   readonly storeKey?: string;
-  private readonly statements = new Map<string, StatementSync>();
+  private readonly statements = new LRUCache<string, StatementSync>({
+    max: SOURCE_STATEMENTS_MAX,
+  });
   private readonly byName = new Map<string, SqlField>();
   private readonly columnMap: ColumnMap = {};
 
@@ -128,11 +137,7 @@ export class SqlFeatureSource implements FeatureSource {
 
   private prepare(sql: string): StatementSync {
     let st = this.statements.get(sql);
-    if (!st) {
-      if (this.statements.size > 200) this.statements.clear();
-      st = this.cfg.db.prepare(sql);
-      this.statements.set(sql, st);
-    }
+    if (!st) this.statements.set(sql, st = this.cfg.db.prepare(sql));
     return st;
   }
 
@@ -213,6 +218,11 @@ export class SqlFeatureSource implements FeatureSource {
   /** One feature by object id. */
   get(id: number): Feature | null {
     return this.query({ objectIds: [id] })[0] ?? null;
+  }
+
+  /** Prepared statements kept now (diagnostics; at most {@link SOURCE_STATEMENTS_MAX}). */
+  get statementsKept(): number {
+    return this.statements.size;
   }
 
   /** Closes the database when this source opened it. */

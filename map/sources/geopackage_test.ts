@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { listGeoPackageLayers, openGeoPackage } from "./geopackage.ts";
+import { SOURCE_STATEMENTS_MAX, SqlFeatureSource } from "./_sql_source.ts";
 import { writeGeoPackageLayer } from "./geopackage_writer.ts";
 import { decodeGpkgBlob, decodeWkb, encodeGpkgBlob, partsToGeometry } from "./_wkb.ts";
 import { parseWhere } from "../query/mod.ts";
@@ -107,6 +108,23 @@ Deno.test("a point layer answers fields, queries, counts and ids", () => {
     assert.equal(src.get(42), null);
     assert.deepEqual(src.extent(), { xmin: 30.3351, ymin: 55.7558, xmax: 49.1221, ymax: 59.9343 });
     assert.match(src.revision(), /^\d+-\d+$/);
+  } finally {
+    src.close?.();
+  }
+});
+
+Deno.test("a source keeps a bounded number of prepared statements, the recent ones", () => {
+  const src = openGeoPackage(cities);
+  try {
+    assert.ok(src instanceof SqlFeatureSource);
+    // Each IN list length is another statement; the values are bound parameters.
+    for (let n = 1; n <= 2 * SOURCE_STATEMENTS_MAX; n++) {
+      const list = Array.from({ length: n }, (_, i) => `'c${i}'`).join(", ");
+      assert.equal(src.count({ where: parseWhere(`name IN (${list})`, src.fields()) }), 0);
+      assert.equal(src.count({}), 4, "a query asked all along");
+      assert.ok(src.statementsKept <= SOURCE_STATEMENTS_MAX, `${src.statementsKept} kept`);
+    }
+    assert.equal(src.statementsKept, SOURCE_STATEMENTS_MAX, "full, not started over");
   } finally {
     src.close?.();
   }
