@@ -20,7 +20,7 @@ COPY --chown=deno:deno routes ./routes
 RUN deno install && deno cache main.ts map/render/_worker.ts && \
   deno eval "await (await import('./routes/webmap/bundle.ts')).bundleWebMap()"
 # Two malloc arenas instead of one per thread: 15-30 MiB less resident memory under API
-# traffic (bench/README.md, "Uncached API traffic (issue 10, fourth step)"), as `deno task start`.
+# traffic (docs/operations.md, "Memory"), as `deno task start` does.
 ENV MALLOC_ARENA_MAX=2
 VOLUME ["/app/var"]
 EXPOSE 8000

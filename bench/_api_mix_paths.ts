@@ -80,6 +80,39 @@ export function mixPaths(
   }
 }
 
+/** The kinds of request of the mix (the rows of the table above). */
+export const MIX_KINDS = [
+  "page",
+  "agency",
+  "search",
+  "ordering",
+  "detail",
+  "competitions",
+] as const;
+
+/** One kind of request of the mix. */
+export type MixKind = typeof MIX_KINDS[number];
+
+/**
+ * Which row of the mix a path of {@linkcode mixPaths} is, so one kind can be
+ * measured alone (the floor ignores filters, search and ordering: a kind
+ * alone shows what honouring them costs).
+ *
+ * @example
+ * ```ts
+ * import { mixKind } from "./_api_mix_paths.ts";
+ * mixKind("/api/v1/vacancies/?agency=3&page=2"); // "agency"
+ * ```
+ */
+export function mixKind(path: string): MixKind {
+  if (path.startsWith("/api/v1/competitions/")) return "competitions";
+  if (path.includes("agency=")) return "agency";
+  if (path.includes("search=")) return "search";
+  if (path.includes("ordering=")) return "ordering";
+  if (!path.includes("?")) return "detail";
+  return "page";
+}
+
 /**
  * Writes `paths` as the Lua table `bench/_api_mix.lua` reads (`API_MIX_PATHS`).
  *

@@ -19,7 +19,13 @@
  * deno run -A bench/api_floor.ts [--db var/bench/catalog-200k.db] [--scale 200000]
  *   [--connections 32,256] [--rounds 3] [--seconds 10] [--warmup 20] [--seed 1]
  *   [--requests 20000] [--root DIR (another checkout's main.ts as "ours")]
+ *   [--only page|agency|search|ordering|detail|competitions]
  * ```
+ *
+ * `--only` keeps one kind of request of the mix (`mixKind`): the floor
+ * ignores filters, search and ordering, so a kind alone shows what honouring
+ * them costs (a filtered page's records are scattered over the table; the
+ * floor's are adjacent).
  *
  * The database is created with `main.ts demo --scale` when missing (a few
  * minutes for 200,000 vacancies).
@@ -38,7 +44,7 @@ import {
   startProcess,
   startV8Flags,
 } from "./_load.ts";
-import { mixPaths, writeLuaPaths } from "./_api_mix_paths.ts";
+import { MIX_KINDS, mixKind, mixPaths, writeLuaPaths } from "./_api_mix_paths.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -52,6 +58,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     requests: { type: "string", default: "20000" },
     root: { type: "string" },
+    only: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -75,7 +82,11 @@ if (!existsSync(values.db)) {
 
 mkdirSync("var/bench", { recursive: true });
 const pathsFile = `${Deno.cwd()}/var/bench/api_floor_paths.lua`;
-const paths = mixPaths(values.db, Number(values.requests), Number(values.seed), "mix");
+if (values.only !== undefined && !(MIX_KINDS as readonly string[]).includes(values.only)) {
+  throw new Error(`--only takes one of ${MIX_KINDS.join(", ")}, not ${values.only}.`);
+}
+const paths = mixPaths(values.db, Number(values.requests), Number(values.seed), "mix")
+  .filter((p) => values.only === undefined || mixKind(p) === values.only);
 await writeLuaPaths(pathsFile, paths);
 const wrk = {
   threads: 2,
@@ -207,7 +218,9 @@ const median = (xs: number[]) => {
 };
 const lines = [
   `Commit ${await commitOf(root)}, ${new Date().toISOString().slice(0, 10)}, ${values.db} ` +
-  `(seed ${values.seed}, ${paths.length} distinct requests of the mix), response cache off, ` +
+  `(seed ${values.seed}, ${paths.length} distinct requests of the mix${
+    values.only ? `, ${values.only} only` : ""
+  }), response cache off, ` +
   `wrk -t2 -d${seconds}s per run after ${values.warmup} s of warm-up per server; ` +
   `rounds alternate which server goes first.`,
   "",

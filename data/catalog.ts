@@ -416,6 +416,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
    * const { count, docs } = catalog.list("vacancies", { page: 2, agency: [3] });
    * ```
    * @throws RangeError when `q.page` is not a positive integer.
@@ -430,6 +431,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
    * const { count, docs } = catalog.listBytes("vacancies", { page: 2 }); // docs: Uint8Array[]
    * const again = catalog.listBytes(catalog.plan("vacancies", { page: 2 })); // the same
    * ```
@@ -447,6 +449,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
    * const plan = catalog.plan("vacancies", { search: ["аудит"], page: 3 });
    * const { count, docs } = catalog.listBytes(plan);
    * ```
@@ -491,6 +494,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
    * const plan = catalog.plan("vacancies", { agency: [3] });
    * const last = catalog.atPage(plan, Math.ceil(catalog.count(plan) / 10));
    * ```
@@ -589,6 +593,8 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
+   * const q = { agency: [3] }, pageSize = 10;
    * const last = Math.max(1, Math.ceil(catalog.count("vacancies", q) / pageSize));
    * ```
    */
@@ -641,6 +647,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog, otherCatalog: Catalog;
    * const work = catalog.listWork("vacancies", { search: "аудит", agency: [3] });
    * if (work) catalog.primeList(work, otherCatalog.runListWork(work));
    * ```
@@ -733,6 +740,7 @@ export class Catalog {
    *
    * @example
    * ```ts
+   * declare const catalog: Catalog;
    * catalog.get("competitions", 17); // '{"id":17,...}' or null
    * ```
    */

@@ -89,7 +89,7 @@ export const COLLECTIONS: Readonly<Record<CollectionName, CollectionInfo>> = {
   },
 };
 
-/** Documentation of each filter parameter, for the README and OpenAPI. */
+/** Documentation of each filter parameter, for `docs/api.md` and OpenAPI. */
 export const FILTER_DOCS: Readonly<Record<FilterParam, string>> = {
   agency: "Agency id; repeat the parameter or separate ids with commas for several (any of).",
   group: "Group-of-positions id (groups_of_positions.id); several allowed (any of).",

@@ -3,7 +3,8 @@
  *
  * Reading (the server):
  * ```ts
- * import { envelopeJson, openCatalog } from "./data/mod.ts";
+ * import { envelopeJson, openCatalog } from "./mod.ts";
+ * declare const nextUrl: string | null, previousUrl: string | null;
  * const catalog = openCatalog("var/catalog.db", { readonly: true });
  * const { count, docs } = catalog.list("vacancies", { page: 2, pageSize: 10, agency: [3] });
  * const body = envelopeJson(count, nextUrl, previousUrl, docs); // no re-parsing
@@ -22,7 +23,7 @@
  *   `next` page of vacancies and competitions, validated a page at a time and
  *   committed in batches; caps on pages, records and page size; cycles stop it.
  *
- * Decisions the README should state:
+ * Decisions stated in `docs/api.md`:
  * - Only published records (`is_public` and not `is_removed`) are listed or
  *   returned; others are stored and kept.
  * - Ordering: the requested terms, then id ascending; nulls last both ways;

@@ -112,6 +112,8 @@ export class ReaderPool {
    *
    * @example
    * ```ts
+   * import type { Catalog } from "./catalog.ts";
+   * declare const catalog: Catalog, pool: ReaderPool;
    * const work = catalog.listWork("vacancies", { search: "аудит", agency: [3] });
    * if (work) catalog.primeList(work, await pool.run(work));
    * ```
@@ -141,6 +143,8 @@ export class ReaderPool {
    *
    * @example
    * ```ts
+   * import type { Catalog } from "./catalog.ts";
+   * declare const catalog: Catalog, pool: ReaderPool;
    * const plan = catalog.plan("vacancies", { search: "аудит", agency: [3], page: 900 });
    * await pool.prepare(catalog, plan);
    * const { count, docs } = catalog.listBytes(plan);

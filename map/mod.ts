@@ -104,6 +104,8 @@ export interface OpenMapServerOptions
  *
  * @example
  * ```ts
+ * import type { CompetitionCatalog } from "./sources/mod.ts";
+ * declare const catalog: CompetitionCatalog;
  * const maps = await openMapServer({ catalog, outputDir: "var/output" });
  * maps.services.map((s) => s.name); // ["Recruitment"]
  * ```

@@ -76,6 +76,7 @@ const FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
  *
  * @example
  * ```ts
+ * declare const req: Request, app: (req: Request) => Promise<Response>;
  * const d = withBodyDeadline(req, 60_000, 60, () => {});
  * const res = await app(d.request);
  * ```

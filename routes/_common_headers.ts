@@ -1,7 +1,7 @@
 /**
  * What every answer of every face carries, added in one place around the
  * whole application: `Access-Control-Allow-Origin: *` (any web page may read
- * the API, the maps, the tiles and the exported images, as the README
+ * the API, the maps, the tiles and the exported images, as `docs/api.md`
  * promises), `X-Content-Type-Options: nosniff` (a browser must not read a
  * JSON error or an image as HTML), and the answer to a CORS preflight on any
  * path.

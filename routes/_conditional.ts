@@ -40,6 +40,7 @@ function fnv1a(text: string): string {
  *
  * @example
  * ```ts
+ * const catalog = { revision: () => "r1", lastModified: () => new Date(0) };
  * validators(catalog, ["http://h", "/api/v1/vacancies/", "?page=2", 0]);
  * ```
  */

@@ -109,6 +109,7 @@ export function assertHyperAvailable(): void {
  *
  * @example
  * ```ts
+ * const conn = await Deno.connect({ hostname: "127.0.0.1", port: 8000 });
  * const s = serveConnection(conn, () => new Response("hi"), () => new Response(null, { status: 500 }));
  * s.finished.catch(() => {});
  * s.abort();

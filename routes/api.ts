@@ -69,6 +69,8 @@ interface Resource {
  *
  * @example
  * ```ts
+ * import type { ApiContext } from "./_api_data.ts";
+ * declare const ctx: ApiContext;
  * const routes = apiRoutes(ctx); // pass to createRouter
  * ```
  */

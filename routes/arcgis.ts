@@ -169,6 +169,8 @@ function notFound(message: string): Response {
  *
  * @example
  * ```ts
+ * import type { MapServer } from "../map/mod.ts";
+ * declare const maps: MapServer;
  * const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
  * ```
  */

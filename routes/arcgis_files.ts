@@ -71,6 +71,9 @@ function tileIndex(part: string, prefix: "L" | "R" | "C"): number | null {
  *
  * @example
  * ```ts
+ * import type { MapServer } from "../map/mod.ts";
+ * import { arcgisRoutes, type ArcgisRoutesContext } from "./arcgis.ts";
+ * declare const maps: MapServer, ctx: ArcgisRoutesContext;
  * const routes = [...arcgisRoutes(ctx), ...arcgisFileRoutes({ maps, outputDir: "var/output" })];
  * ```
  */

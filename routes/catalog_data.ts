@@ -24,6 +24,7 @@ const STARTED = new Date(Math.floor(Date.now() / 1000) * 1000);
  *
  * @example
  * ```ts
+ * import { openCatalog, ReaderPool } from "../data/mod.ts";
  * const path = "var/catalog.db";
  * const data = catalogApiData(openCatalog(path, { readonly: true }), new ReaderPool({ path }));
  * ```

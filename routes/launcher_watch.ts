@@ -101,6 +101,7 @@ export function launcherChain(env: Record<string, string> = Deno.env.toObject())
  *
  * @example
  * ```ts
+ * const server = Deno.serve(() => new Response());
  * const stopWatching = watchLauncher(() => server.shutdown());
  * ```
  */

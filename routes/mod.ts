@@ -64,6 +64,8 @@ function notImplemented(method: string): Response {
  *
  * @example
  * ```ts
+ * import type { ApiData } from "./_api_data.ts";
+ * declare const data: ApiData;
  * Deno.serve({ port: 8000 }, createApp({ data, trustProxy: false }));
  * ```
  */

@@ -69,6 +69,7 @@ export interface ValidateOptions {
  *
  * @example
  * ```ts
+ * declare const xml: string;
  * const v = await validateSoapResponse(xml, { service: "Catalog" });
  * ```
  */

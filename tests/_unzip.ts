@@ -12,6 +12,7 @@ import { crc32, inflateRawSync } from "node:zlib";
  *
  * @example
  * ```ts
+ * declare const kmzBytes: Uint8Array;
  * const { name, data } = unzipFirst(kmzBytes); // "doc.kml", the KML bytes
  * ```
  */

@@ -63,7 +63,7 @@ const ALLOWED = {
   badHost: "Django refuses a malformed Host header with its HTML 400 page; we answer 400 " +
     'JSON `{"detail":"Invalid Host header."}` (the API\'s error form): only the status and ' +
     "our JSON are checked.",
-  conditional: "conditional GET is our addition (README, Conditional requests): where DRF " +
+  conditional: "conditional GET is our addition (docs/api.md, Conditional requests): where DRF " +
     "answers 200 we may answer 304 Not Modified with no body to a matching If-None-Match or " +
     "If-Modified-Since; never instead of an error.",
   urlNormalised: "Deno.serve hands us the request URL parsed by the WHATWG URL parser, which " +

@@ -301,6 +301,8 @@ optionalTest([NGINX, POSTGIS], {
         assert.ok(sent > 50, `requests were sent (${sent})`);
         console.log(
           `kill -9 under load: ${sent} requests, ${lost.length} lost, ${cut.length} cut mid-answer`,
+          ...cut.map((f) => f.what),
+          ...log.split("\n").filter((l) => /while reading upstream/.test(l)),
         );
       }
       // The killed replica comes back on its port.

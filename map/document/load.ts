@@ -221,6 +221,8 @@ async function loadDocument(path: string, ctx: LoadContext): Promise<MapService>
  *
  * @example
  * ```ts
+ * import type { CompetitionCatalog } from "../sources/mod.ts";
+ * declare const json: unknown, catalog: CompetitionCatalog;
  * const service = await loadMapDocumentValue(json, { catalog });
  * ```
  */
@@ -254,6 +256,8 @@ export interface LoadServicesOptions extends LoadOptions {
  *
  * @example
  * ```ts
+ * import type { CompetitionCatalog } from "../sources/mod.ts";
+ * declare const catalog: CompetitionCatalog;
  * const services = await loadServices({ catalog });
  * services[0].name; // "Recruitment"
  * ```

@@ -199,6 +199,7 @@ export interface RendererClass {
  *
  * @example
  * ```ts
+ * declare const symbol: SymbolSpec;
  * rendererFields({ type: "simple", symbol, label: "", description: "", transparency: 0 }); // []
  * ```
  */
@@ -212,6 +213,7 @@ export function rendererFields(spec: RendererSpec): string[] {
  *
  * @example
  * ```ts
+ * declare const spec: RendererSpec;
  * const sym = pickSymbol(spec, { kind: "open" });
  * ```
  */
@@ -248,6 +250,7 @@ export function pickSymbol(
  *
  * @example
  * ```ts
+ * declare const spec: RendererSpec;
  * for (const c of rendererClasses(spec)) console.log(c.label);
  * ```
  */
@@ -303,6 +306,7 @@ export function symbolReachPt(symbol: SymbolSpec): number {
  *
  * @example
  * ```ts
+ * declare const layer: { renderer: RendererSpec };
  * const padPt = rendererReachPt(layer.renderer);
  * ```
  */

@@ -276,6 +276,7 @@ export function createDisplay(extent: Extent, opts: DisplayOptions): MapDisplay 
  *
  * @example
  * ```ts
+ * const d = createDisplay({ xmin: 0, ymin: 0, xmax: 40, ymax: 30 }, { widthPx: 400, heightPx: 300, dpi: 96, wkid: 4326 });
  * toScreen(d, [d.extent.xmin, d.extent.ymax]); // [0, 0]
  * ```
  */
@@ -299,6 +300,7 @@ export function toScreen(d: MapDisplay, p: Position): Position {
  *
  * @example
  * ```ts
+ * const d = createDisplay({ xmin: 0, ymin: 0, xmax: 40, ymax: 30 }, { widthPx: 400, heightPx: 300, dpi: 96, wkid: 4326 });
  * toMap(d, [0, d.heightPx]); // [d.extent.xmin, d.extent.ymin]
  * ```
  */
@@ -321,6 +323,7 @@ export function toMap(d: MapDisplay, px: Position): Position {
  *
  * @example
  * ```ts
+ * const d = createDisplay({ xmin: 0, ymin: 0, xmax: 40, ymax: 30 }, { widthPx: 400, heightPx: 300, dpi: 96, wkid: 4326 });
  * toleranceToMapUnits(d, 3); // 3 × d.resolution
  * ```
  */

@@ -186,6 +186,9 @@ export function relateMatrix(a: Geometry, b: Geometry): string {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const point: Geometry = { type: "Point", x: 1, y: 1 };
+ * const polygon: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
  * relatePattern(point, polygon, "T*F**F***"); // point within polygon
  * ```
  */
@@ -219,6 +222,9 @@ export function intersects(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const lineA: Geometry = { type: "Polyline", paths: [[[0, 0], [2, 2]]] };
+ * const lineB: Geometry = { type: "Polyline", paths: [[[0, 2], [2, 0]]] };
  * envelopeIntersects(lineA, lineB);
  * ```
  */
@@ -250,6 +256,8 @@ function byMatrix(
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const square: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
  * within({ type: "Point", x: 1, y: 1 }, square); // true
  * ```
  */
@@ -265,6 +273,8 @@ export function within(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const square: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
  * contains(square, { type: "Point", x: 1, y: 1 }); // true
  * ```
  */
@@ -280,6 +290,9 @@ export function contains(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const squareA: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
+ * const squareSharingAnEdge: Geometry = { type: "Polygon", rings: [[[2, 0], [2, 2], [4, 2], [4, 0], [2, 0]]] };
  * touches(squareA, squareSharingAnEdge); // true
  * ```
  */
@@ -297,6 +310,9 @@ export function touches(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const square: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
+ * const lineThroughSquare: Geometry = { type: "Polyline", paths: [[[-1, 1], [3, 1]]] };
  * crosses(lineThroughSquare, square); // true
  * ```
  */
@@ -314,6 +330,9 @@ export function crosses(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const squareA: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
+ * const squareShiftedByHalf: Geometry = { type: "Polygon", rings: [[[1, 0], [1, 2], [3, 2], [3, 0], [1, 0]]] };
  * overlaps(squareA, squareShiftedByHalf); // true
  * ```
  */
@@ -333,6 +352,9 @@ export function overlaps(a: Geometry, b: Geometry): boolean {
  *
  * @example
  * ```ts
+ * import type { Geometry } from "../types.ts";
+ * const filterPolygon: Geometry = { type: "Polygon", rings: [[[0, 0], [0, 2], [2, 2], [2, 0], [0, 0]]] };
+ * const featurePoint: Geometry = { type: "Point", x: 1, y: 1 };
  * spatialRelation("esriSpatialRelContains", filterPolygon, featurePoint);
  * ```
  */

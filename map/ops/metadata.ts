@@ -55,6 +55,8 @@ export const DEFAULT_LIMITS: Readonly<ServiceLimits> = Object.freeze({
  *
  * @example
  * ```ts
+ * import type { OperationContext } from "./types.ts";
+ * declare const ctx: OperationContext;
  * serviceLimits(ctx.service).maxRecordCount; // 1000
  * ```
  */

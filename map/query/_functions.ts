@@ -37,7 +37,7 @@ export type CallForm = "list" | "extract" | "position" | "substring" | "trim" | 
 
 /** One function of the dialect. */
 export interface FunctionSpec {
-  /** How a user writes it (README, GetSQLSyntaxInfo docs, error messages). */
+  /** How a user writes it (`docs/soap.md`, GetSQLSyntaxInfo, error messages). */
   syntax: string;
   /** Its key in SQLSyntaxInfo.FunctionNames (the esriSQLFunctionName constant). */
   esriKey: string;

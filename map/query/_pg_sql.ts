@@ -182,6 +182,8 @@ class PgCompiler {
  *
  * @example
  * ```ts
+ * import { parseWhere } from "./mod.ts";
+ * const fields = [{ name: "pop", type: "Integer" as const, alias: "pop", length: 0, nullable: true }];
  * toPgSql(parseWhere("pop > 5", fields)!, { pop: { column: "pop", kind: "number" } }, "t", 1);
  * // { sql: '("t"."pop" > $1::bigint)', params: [5] }
  * ```

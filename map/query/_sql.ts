@@ -219,6 +219,8 @@ function realLiteral(v: number): string {
  *
  * @example
  * ```ts
+ * import { parseWhere } from "./mod.ts";
+ * const fields = [{ name: "pop", type: "Integer" as const, alias: "pop", length: 0, nullable: true }];
  * toSql(parseWhere("pop > 5", fields)!, { pop: "population" });
  * // { sql: '("population" COLLATE BINARY > 5.0)', params: [] }
  * ```

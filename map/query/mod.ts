@@ -77,6 +77,10 @@ export {
  *
  * @example
  * ```ts
+ * const fields = [
+ *   { name: "name", type: "String" as const, alias: "name", length: 50, nullable: true },
+ *   { name: "pop", type: "Integer" as const, alias: "pop", length: 0, nullable: true },
+ * ];
  * parseWhere("UPPER(name) LIKE 'RUS%' AND pop > 1e6", fields);
  * ```
  */
@@ -112,6 +116,7 @@ export function fieldLiteral(
  *
  * @example
  * ```ts
+ * const fields = [{ name: "pop", type: "Integer" as const, alias: "pop", length: 0, nullable: true }];
  * evaluate(parseWhere("pop > 5", fields)!, { pop: 7 }); // true
  * ```
  */
@@ -125,6 +130,8 @@ export function evaluate(ast: WhereNode, attributes: Record<string, AttributeVal
  *
  * @example
  * ```ts
+ * const fields = [{ name: "pop", type: "Integer" as const, alias: "pop", length: 0, nullable: true }];
+ * const definition = parseWhere("pop > 5", fields), request = parseWhere("pop < 9", fields);
  * combineWhere(definition, request); // undefined when both are undefined
  * ```
  */

@@ -20,7 +20,12 @@ import { projectExtent } from "../geo/projection.ts";
 import { parseWhere, type WhereNode } from "../query/mod.ts";
 import type { Extent, Feature, Geometry } from "../types.ts";
 import { cachedGeometry, preparedGeometry } from "./_geomcache.ts";
-import { addStoredRings, polygonStore, ringWindow } from "./_geomstore.ts";
+import {
+  addStoredRings,
+  polygonStore,
+  ringWindow,
+  storedRingsReachMeridian,
+} from "./_geomstore.ts";
 import { labelText, pointStore, type PointStoreData } from "./_pointstore.ts";
 import {
   addPath,
@@ -31,7 +36,7 @@ import {
   screenView,
 } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
-import { fillBatches } from "./_fill_batches.ts";
+import { type FeatureStart, fillBatches } from "./_fill_batches.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
 import type { RenderLayer } from "./types.ts";
 
@@ -140,7 +145,7 @@ interface Group {
   xy: number[];
   outline: number[];
   /** Where each feature's fill and outline commands begin. */
-  starts: { cmds: number; outline: number }[];
+  starts: FeatureStart[];
 }
 
 function newGroup(): Group {
@@ -314,8 +319,11 @@ export function drawLayer(
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
         let group = groups.get(symbol);
         if (!group) groups.set(symbol, group = newGroup());
-        const start = { cmds: group.cmds.length, outline: group.outline.length };
-        addStoredRings(store, f.id, win, tol, minDiag, view, group.cmds, group.outline);
+        // A feature whose outline is its fill commands is not appended twice (_fill_batches.ts).
+        const outlineIsFill = !storedRingsReachMeridian(store, f.id, view);
+        const start = { cmds: group.cmds.length, outline: group.outline.length, outlineIsFill };
+        const outline = outlineIsFill ? undefined : group.outline;
+        addStoredRings(store, f.id, win, tol, minDiag, view, group.cmds, outline);
         if (group.cmds.length > start.cmds) group.starts.push(start);
         continue;
       }

@@ -22,12 +22,20 @@ import { CLOSE, LINE, MOVE } from "./_geometry.ts";
 export interface FeatureStart {
   cmds: number;
   outline: number;
+  /**
+   * The feature's outline is its fill commands, which the outline list
+   * does not repeat (it holds only what was appended there after them);
+   * the common case: only rings along an antimeridian outline otherwise.
+   */
+  outlineIsFill?: boolean;
 }
 
 /**
  * One batch: the fill and outline commands of features that cannot share a
  * pixel, as the 32-bit floats CanvasKit's paths take (copied into its heap
  * as they are, instead of converted element by element from a JS array).
+ * `outline` is `cmds` itself when the two are the same commands (one path
+ * serves both draws).
  */
 export interface FillBatch {
   cmds: Float32Array;
@@ -103,28 +111,38 @@ export function fillBatches(
   // One conversion of each command list to floats, then native slice copies per level (pushing
   // numbers one by one into growing arrays was a tenth of a 50m world map's time).
   const cmds32 = new Float32Array(cmds), outline32 = new Float32Array(outline);
-  if (levels.length === 1) {
+  const endOf = (i: number) =>
+    i + 1 < n ? starts[i + 1] : { cmds: cmds.length, outline: outline.length };
+  if (levels.length === 1 && !starts.some((s) => s.outlineIsFill)) {
     return [{
       cmds: cmds32.subarray(starts[0].cmds),
       outline: outline32.subarray(starts[0].outline),
     }];
   }
-  const endOf = (i: number) =>
-    i + 1 < n ? starts[i + 1] : { cmds: cmds.length, outline: outline.length };
   return levels.map((members) => {
-    let nc = 0, no = 0;
+    let nc = 0, no = 0, shared = true;
     for (const i of members) {
-      const end = endOf(i);
-      nc += end.cmds - starts[i].cmds;
-      no += end.outline - starts[i].outline;
+      const start = starts[i], end = endOf(i);
+      nc += end.cmds - start.cmds;
+      no += end.outline - start.outline;
+      if (start.outlineIsFill) no += end.cmds - start.cmds;
+      shared &&= start.outlineIsFill === true && end.outline === start.outline;
     }
-    const batch: FillBatch = { cmds: new Float32Array(nc), outline: new Float32Array(no) };
+    const batch: FillBatch = { cmds: new Float32Array(nc), outline: new Float32Array(0) };
+    batch.outline = shared ? batch.cmds : new Float32Array(no);
     let oc = 0, oo = 0;
     for (const i of members) {
       const start = starts[i], end = endOf(i);
-      batch.cmds.set(cmds32.subarray(start.cmds, end.cmds), oc);
+      const fill = cmds32.subarray(start.cmds, end.cmds);
+      batch.cmds.set(fill, oc);
+      oc += fill.length;
+      if (shared) continue;
+      // As drawn feature by feature: its own outline, then what follows it in the outline list.
+      if (start.outlineIsFill) {
+        batch.outline.set(fill, oo);
+        oo += fill.length;
+      }
       batch.outline.set(outline32.subarray(start.outline, end.outline), oo);
-      oc += end.cmds - start.cmds;
       oo += end.outline - start.outline;
     }
     return batch;

@@ -398,11 +398,8 @@ export function addRing(
     }
   }
   if (!outline) return count;
-  // Only a ring that reaches an antimeridian (within onMeridian's tolerance) can have an edge
-  // along one.
-  const reach = v.period / 2 - v.period * 2e-9;
   let cut = false;
-  if (v.period > 0 && (x0 <= -reach || x1 >= reach)) {
+  if (reachesMeridian(x0, x1, v.period)) {
     for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(xy, i, v.period);
   }
   if (!cut) {
@@ -418,6 +415,22 @@ export function addRing(
   }
   if (n - 1 > a) addFlatPath(xy, a, n - 1, v, outline, chunks);
   return count;
+}
+
+/**
+ * Whether x-range [x0, x1] reaches an antimeridian of a world `period` wide
+ * (within onMeridian's tolerance): only a ring that does can have an edge
+ * along one, so only its outline can differ from its fill commands.
+ *
+ * @example
+ * ```ts
+ * reachesMeridian(170, 180, 360); // true
+ * reachesMeridian(-10, 10, 360); // false
+ * ```
+ */
+export function reachesMeridian(x0: number, x1: number, period: number): boolean {
+  const reach = period / 2 - period * 2e-9;
+  return period > 0 && (x0 <= -reach || x1 >= reach);
 }
 
 /** Whether edge i .. i + 1 of flat coordinates `xy` lies along an antimeridian. */

@@ -22,7 +22,7 @@
  */
 import type { FeatureSource } from "../sources/source.ts";
 import { normalizeWkid } from "../geo/projection.ts";
-import { addRing, type RingChunks, type ScreenView } from "./_geometry.ts";
+import { addRing, reachesMeridian, type RingChunks, type ScreenView } from "./_geometry.ts";
 import { buildStart, supersedes } from "./_store_age.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
@@ -376,4 +376,20 @@ export function addStoredRings(
     taken++;
   }
   return taken;
+}
+
+/**
+ * Whether a ring of feature `id` reaches an antimeridian of the view's
+ * spatial reference (by its box): only then can its outline leave out edges
+ * (see addRing), so otherwise the feature's outline is its fill commands,
+ * and {@link addStoredRings} need not append them twice.
+ */
+export function storedRingsReachMeridian(store: Installed, id: number, view: ScreenView): boolean {
+  const i = store.index.get(id);
+  if (i === undefined || view.period <= 0) return false;
+  const d = store.data, box = d.ringBox;
+  for (let r = d.featRing[i]; r < d.featRing[i + 1]; r++) {
+    if (reachesMeridian(box[4 * r], box[4 * r + 2], view.period)) return true;
+  }
+  return false;
 }

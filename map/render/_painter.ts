@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Canvas, Font, Image, Paint, Shader } from "canvaskit-wasm";
+import type { Canvas, Font, Image, Paint, Path, Shader } from "canvaskit-wasm";
 import type {
   Rgba,
   SimpleFillSymbol,
@@ -135,9 +135,19 @@ export class Painter {
   /** Strokes path commands with a line symbol. */
   strokeCmds(canvas: Canvas, cmds: number[] | Float32Array, line: SimpleLineSymbol): void {
     if (line.style === "none" || line.color[3] === 0 || cmds.length === 0) return;
-    const { ck } = this.kit;
-    const path = ck.Path.MakeFromCmds(cmds);
+    const path = this.kit.ck.Path.MakeFromCmds(cmds);
     if (!path) return;
+    try {
+      this.#strokePath(canvas, path, line);
+    } finally {
+      path.delete();
+    }
+  }
+
+  /** Strokes `path` (the caller's, not freed here) with a line symbol. */
+  #strokePath(canvas: Canvas, path: Path, line: SimpleLineSymbol): void {
+    if (line.style === "none" || line.color[3] === 0) return;
+    const { ck } = this.kit;
     const w = this.lineWidthPx(line.width);
     const exact = line.width * this.pxPerPt;
     // Lines up to a pixel wide are drawn as Skia hairlines (far cheaper than
@@ -148,15 +158,11 @@ export class Painter {
       : line.color;
     const p = this.paint(color, "stroke", hairline ? 0 : w);
     const dash = this.#dash(line, w);
-    try {
-      if (dash) {
-        p.setStrokeCap(ck.StrokeCap.Butt);
-        p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
-      }
-      canvas.drawPath(path, p);
-    } finally {
-      path.delete();
+    if (dash) {
+      p.setStrokeCap(ck.StrokeCap.Butt);
+      p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
     }
+    canvas.drawPath(path, p);
   }
 
   /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
@@ -187,10 +193,12 @@ export class Painter {
         }
         canvas.drawPath(path, p);
       }
+      // The outline is often the fill's own commands: their path serves both.
+      if (fill.outline && outline === cmds) this.#strokePath(canvas, path, fill.outline);
     } finally {
       path.delete();
     }
-    if (fill.outline) this.strokeCmds(canvas, outline, fill.outline);
+    if (fill.outline && outline !== cmds) this.strokeCmds(canvas, outline, fill.outline);
   }
 
   /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */

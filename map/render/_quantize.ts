@@ -144,6 +144,7 @@ function medianCut(
  *
  * @example
  * ```ts
+ * const width = 16, height = 16, rgba = new Uint8Array(width * height * 4);
  * const { palette, indices } = quantize(rgba, width * height);
  * ```
  */

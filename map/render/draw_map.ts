@@ -119,11 +119,31 @@ function bottomUp(map: RenderMap, order: readonly number[] | undefined): RenderM
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { RenderMap } from "./types.ts";
+ * declare const map: RenderMap;
+ * const kit = await loadKit(), extent = { xmin: 20, ymin: 40, xmax: 60, ymax: 70 };
  * const { rgba, display } = drawMapPixels(kit, map, { extent, wkid: 4326, widthPx: 400,
  *   heightPx: 300, format: "png32" });
  * ```
  */
 export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): DrawnMap {
+  return _drawMap(kit, map, req, false, (drawn) => drawn);
+}
+
+/**
+ * Draws a map and hands its pixels to `use` while the surface is still
+ * borrowed; returns what `use` returns. With `inPlace` the pixels may be
+ * the surface's own (see Compositor.finish): `use` must read them before
+ * it calls CanvasKit in any way that allocates.
+ */
+function _drawMap<T>(
+  kit: Kit,
+  map: RenderMap,
+  req: MapRenderRequest,
+  inPlace: boolean,
+  use: (drawn: DrawnMap) => T,
+): T {
   const { ck } = kit;
   trimGeometryCache();
   const wkid = req.wkid;
@@ -150,7 +170,13 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
       : req.background;
     if (bg && !formatHasAlpha(req.format)) bg = [bg[0], bg[1], bg[2], 255];
     canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
-    const compositor = new Compositor(kit, surface, req.widthPx, req.heightPx);
+    const compositor = new Compositor(
+      kit,
+      surface,
+      req.widthPx,
+      req.heightPx,
+      !!bg && bg[3] >= 255,
+    );
     const overrides = new Map((req.layers ?? []).map((o) => [o.id, o]));
     const visibleLayerIds: number[] = [];
     const labelsTopFirst: LabelCandidate[][] = [];
@@ -171,10 +197,10 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
     }
     placeLabels(canvas, painter, labelsTopFirst.flat(), display);
     if (req.graphics?.length) drawGraphics(canvas, painter, req.graphics, wkid, display);
-    const rgba = compositor.finish();
+    const rgba = compositor.finish(inPlace);
     visibleLayerIds.sort((a, b) => a - b);
     drawn = true;
-    return { rgba, opaque: compositor.opaque, display, visibleLayerIds };
+    return use({ rgba, opaque: compositor.opaque, display, visibleLayerIds });
   } finally {
     if (drawn) {
       painter.dispose();
@@ -196,11 +222,22 @@ export function drawMapPixels(kit: Kit, map: RenderMap, req: MapRenderRequest): 
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { RenderMap } from "./types.ts";
+ * declare const map: RenderMap;
+ * const kit = await loadKit(), extent = { xmin: 20, ymin: 40, xmax: 60, ymax: 70 };
  * const res = renderMap(kit, map, { extent, wkid: 4326, widthPx: 800, heightPx: 600, format: "png8" });
  * ```
  */
 export function renderMap(kit: Kit, map: RenderMap, req: MapRenderRequest): MapRenderResult {
-  const { rgba, display, visibleLayerIds, opaque: drawnOpaque } = drawMapPixels(kit, map, req);
+  // Encoded from the surface's own pixels, before it is released: no copy of the image. Every
+  // encoder reads the pixels before it calls CanvasKit (JPEG copies them out first).
+  return _drawMap(kit, map, req, true, (drawn) => _encodeMap(kit, req, drawn));
+}
+
+/** The encoded image of a drawn map and what the request's answer says about it. */
+function _encodeMap(kit: Kit, req: MapRenderRequest, drawn: DrawnMap): MapRenderResult {
+  const { rgba, display, visibleLayerIds, opaque: drawnOpaque } = drawn;
   let opaque = drawnOpaque;
   if (
     req.transparentColor && formatHasAlpha(req.format) ||

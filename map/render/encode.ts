@@ -295,6 +295,8 @@ export interface EncodedImage {
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * const kit = await loadKit(), rgba = new Uint8Array(256 * 256 * 4);
  * const { bytes, mime } = encodeImage(kit, rgba, 256, 256, "png32", 75);
  * ```
  */

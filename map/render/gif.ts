@@ -65,6 +65,7 @@ function lzw(indices: Uint8Array, minCodeSize: number): Uint8Array {
  *
  * @example
  * ```ts
+ * const rgba = new Uint8Array(256 * 256 * 4);
  * const gif = encodeGif(rgba, 256, 256);
  * ```
  */

@@ -117,6 +117,10 @@ export type MapResolver = (service: string, map: string) => RenderMap | Promise<
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { MapRenderRequest, RenderMap } from "./types.ts";
+ * declare const request: MapRenderRequest, resolve: (service: string, map: string) => Promise<RenderMap>;
+ * const kit = await loadKit();
  * const out = await runJob(kit, { kind: "map", service: "Default", map: "Layers", request }, resolve);
  * ```
  */

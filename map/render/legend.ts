@@ -99,6 +99,10 @@ function drawSymbolPatch(
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { SymbolSpec } from "../document/renderer.ts";
+ * declare const symbol: SymbolSpec;
+ * const kit = await loadKit();
  * const s = renderSwatch(kit, symbol, DEFAULT_PATCH, 0);
  * ```
  */
@@ -131,6 +135,10 @@ export function renderSwatch(
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * import type { RenderLayer } from "./types.ts";
+ * declare const layer: RenderLayer;
+ * const kit = await loadKit();
  * const legend = layerLegend(kit, layer, DEFAULT_PATCH);
  * ```
  */

@@ -146,6 +146,8 @@ export interface ScaleBarImage {
  *
  * @example
  * ```ts
+ * import type { MapDisplay } from "../geo/display.ts";
+ * declare const display: MapDisplay;
  * groundScale(display, 4326); // display.scale * cos(centre latitude)
  * ```
  */
@@ -167,6 +169,8 @@ export function groundScale(display: MapDisplay, wkid: number): number {
  *
  * @example
  * ```ts
+ * import { loadKit } from "./_canvaskit.ts";
+ * const kit = await loadKit();
  * const img = renderScaleBar(kit, defaultScaleBar(), { mapScale: 5e6, widthPx: 300,
  *   heightPx: 40, dpi: 96, background: null, format: "png32" });
  * ```

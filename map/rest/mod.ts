@@ -15,8 +15,8 @@
  *    `_requests.ts` (the one module that turns REST parameters into
  *    `map/ops` requests), resolve the service with `serviceOf` and
  *    call the operation with `operationContext` (`endpoint.ts`);
- * 3. add the endpoint to {@link REST_ENDPOINTS} and a row to the README's
- *    "ArcGIS REST API" table.
+ * 3. add the endpoint to {@link REST_ENDPOINTS} and a row to the endpoint
+ *    table of `docs/rest.md`.
  * Bad input: throw `InvalidRequestError` (code 400) or {@link RestError}
  * (404 for unknown things); anything else is logged and answered with code
  * 500. Errors are HTTP 200 with the ArcGIS error body, as ArcGIS sends them.

@@ -39,6 +39,9 @@ function memberMap(schema: Schema, type: string): Map<string, ElementDef> {
  *
  * @example
  * ```ts
+ * import { MAPSERVER_SCHEMA } from "./types.ts";
+ * import { parseXml } from "./xml.ts";
+ * const el = parseXml("<GetMapName><Index>0</Index></GetMapName>");
  * const req = decodeRequest(MAPSERVER_SCHEMA, MAPSERVER_SCHEMA.operation("GetMapName")!, el);
  * req.Index; // 0
  * ```

@@ -58,6 +58,8 @@ export type SoapBody = string | AsyncIterable<string>;
  *
  * @example
  * ```ts
+ * import { MAPSERVER_SCHEMA } from "./types.ts";
+ * declare const xml: string, handlers: Record<string, Handler<unknown>>, ctxFor: (ns: string) => unknown;
  * const reply = await dispatchSoap(xml, { schema: MAPSERVER_SCHEMA, handlers, context: (ns) => ctxFor(ns) });
  * new Response(reply.body, { status: reply.status, headers: { "content-type": reply.contentType } });
  * ```

@@ -38,6 +38,7 @@ const FALLBACK: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import { MAPSERVER_SCHEMA } from "./types.ts";
  * encodeResponse(MAPSERVER_SCHEMA, MAPSERVER_SCHEMA.operation("GetMapCount")!, { Result: 1 });
  * // "<Result>1</Result>"
  * ```

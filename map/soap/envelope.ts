@@ -28,6 +28,8 @@ export interface SoapRequest {
  *
  * @example
  * ```ts
+ * import { parseXml } from "./xml.ts";
+ * declare const body: string;
  * const { operation, namespace } = openEnvelope(parseXml(body));
  * ```
  */

@@ -5,7 +5,9 @@
  *
  * @example
  * ```ts
- * import { dispatchSoap, MAPSERVER_SCHEMA } from "./map/soap/mod.ts";
+ * import { dispatchSoap, MAPSERVER_SCHEMA } from "./mod.ts";
+ * import type { Handler } from "./dispatch.ts";
+ * declare const xml: string, handlers: Record<string, Handler<unknown>>, ctx: unknown;
  * const reply = await dispatchSoap(xml, { schema: MAPSERVER_SCHEMA, handlers, context: () => ctx });
  * ```
  *

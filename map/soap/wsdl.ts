@@ -95,6 +95,7 @@ function operationElementXml(name: string, elements: readonly ElementDef[]): str
  *
  * @example
  * ```ts
+ * import { MAPSERVER_SCHEMA } from "./types.ts";
  * generateWsdl(MAPSERVER_SCHEMA, {
  *   endpoint: "http://localhost:8000/arcgis/services/World/MapServer",
  *   serviceName: "World_MapServer", portType: "MapServerPort", binding: "MapServerBinding",

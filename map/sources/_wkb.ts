@@ -123,6 +123,7 @@ function readGeometry(r: Reader, out: WkbParts, depth: number): void {
  *
  * @example
  * ```ts
+ * const bytes = Uint8Array.of(1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 240, 63, 0, 0, 0, 0, 0, 0, 0, 64);
  * decodeWkb(bytes).points; // [[x, y]] for a point
  * ```
  */

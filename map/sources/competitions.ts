@@ -63,6 +63,7 @@ export const COMPETITION_ID_ALIAS = "Идентификатор";
  *
  * @example
  * ```ts
+ * import { openCatalog } from "../../data/mod.ts";
  * const layer = openCompetitions(openCatalog("var/catalog.db", { readonly: true }));
  * layer.count({ bbox: { xmin: 37, ymin: 55, xmax: 38, ymax: 56 } });
  * ```

@@ -148,6 +148,7 @@ export function tileExtent(s: TilingScheme, lod: Lod, row: number, col: number, 
  *
  * @example
  * ```ts
+ * const lod = lodOf(WEB_MERCATOR_SCHEME, 3)!;
  * tileRange(WEB_MERCATOR_SCHEME, lod, { xmin: 0, ymin: 0, xmax: 1, ymax: 1 });
  * ```
  */
