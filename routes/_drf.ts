@@ -155,12 +155,8 @@ export function indentJson(json: string, indent: number): string {
 }
 
 /** A JSON response with the API's standard headers. */
-export function jsonResponse(
-  status: number,
-  body: string,
-  extra: Record<string, string> = {},
-): Response {
-  return new Response(body, { status, headers: { ...API_HEADERS, ...extra } });
+export function jsonResponse(status: number, body: string): Response {
+  return new Response(body, { status, headers: API_HEADERS });
 }
 
 /**
