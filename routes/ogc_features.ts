@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type Face, type Route, route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import { decodePathPart } from "../map/percent.ts";
 import type { FeatureServerFront } from "../map/ogcapi/mod.ts";
 import { createOgcFeaturesApi } from "../map/ogcapi/mod.ts";
@@ -30,12 +30,7 @@ export interface OgcFeaturesContext {
  */
 export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): Route[] {
   const api = createOgcFeaturesApi(ctx.maps, { onError: ctx.onError });
-  async function answer(
-    req: Request,
-    match: URLPatternResult,
-    _info: unknown,
-    url: URL,
-  ): Promise<Response> {
+  const answer: RouteHandler = async (req, match, _info, url) => {
     const raw = match.pathname.groups.service!;
     // Malformed percent-encoding names no service: the face answers 404 for it as written.
     const service = decodePathPart(raw) ?? raw;
@@ -51,7 +46,7 @@ export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): Route[] {
       status: reply.status,
       headers: { "content-type": reply.contentType, ...reply.headers },
     });
-  }
+  };
 
   return [
     route({

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type Face, type Route, route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWfs, exceptionReport, type WfsInput, type WfsReply } from "../map/wfs/mod.ts";
 import { WfsError } from "../map/wfs/mod.ts";
@@ -73,12 +73,7 @@ function refused(status: number, message: string): Response {
 export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 4 * 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
-  async function answer(
-    req: Request,
-    match: URLPatternResult,
-    _info: unknown,
-    url: URL,
-  ): Promise<Response> {
+  const answer: RouteHandler = async (req, match, _info, url) => {
     const query = url.searchParams;
     const name = match.pathname.groups.service!;
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
@@ -112,7 +107,7 @@ export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
     } finally {
       release();
     }
-  }
+  };
 
   return [
     route({

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type Face, type Route, route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWms, exceptionReport, negotiateVersion, type WmsReply } from "../map/wms/mod.ts";
 import { WmsError } from "../map/wms/mod.ts";
@@ -56,12 +56,7 @@ function refused(status: number, message: string, query: URLSearchParams): Respo
 export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
-  async function answer(
-    req: Request,
-    match: URLPatternResult,
-    _info: unknown,
-    url: URL,
-  ): Promise<Response> {
+  const answer: RouteHandler = async (req, match, _info, url) => {
     const query = url.searchParams;
     const name = match.pathname.groups.service!;
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
@@ -85,7 +80,7 @@ export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
     } finally {
       release();
     }
-  }
+  };
 
   return [
     route({

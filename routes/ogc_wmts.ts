@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type Face, type Route, route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer } from "../map/mod.ts";
 import { createWmtsFace } from "../map/wmts/mod.ts";
 import { decodePathPart, PERCENT_ESCAPE_MESSAGE } from "../map/percent.ts";
@@ -31,12 +31,7 @@ export interface WmtsContext {
 export function wmtsRoutes(ctx: WmtsContext): Route[] {
   const face = createWmtsFace(ctx.maps);
   const maxAge = ctx.tileMaxAge ?? 300;
-  async function answer(
-    req: Request,
-    match: URLPatternResult,
-    _info: unknown,
-    url: URL,
-  ): Promise<Response> {
+  const answer: RouteHandler = async (req, match, _info, url) => {
     const path: string[] = [];
     for (const part of url.pathname.replace(/^.*?\/MapServer\/WMTS/i, "").split("/")) {
       const decoded = decodePathPart(part);
@@ -58,7 +53,7 @@ export function wmtsRoutes(ctx: WmtsContext): Route[] {
       ? reply.body
       : reply.body as Uint8Array<ArrayBuffer>;
     return new Response(req.method === "HEAD" ? null : body, { status: reply.status, headers });
-  }
+  };
 
   return [
     route({
