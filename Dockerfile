@@ -14,6 +14,7 @@ COPY --chown=deno:deno deno.json deno.lock main.ts ./
 COPY --chown=deno:deno data ./data
 COPY --chown=deno:deno map ./map
 COPY --chown=deno:deno routes ./routes
+COPY --chown=deno:deno tools ./tools
 # Fetch every package of deno.json into node_modules at build time (the font and CanvasKit's
 # wasm are read from there, not imported), and cache the modules the server and its workers load.
 # Bundling the web map once here caches the bundler (esbuild, from npm) in the image.

@@ -117,3 +117,25 @@ export async function killServerProcess(server: ServerProcess, dir: string): Pro
   await server.child.status;
   await Deno.remove(dir, { recursive: true });
 }
+
+/**
+ * Reads `stream` (a child's stdout) until `re` matches what was read; resolves
+ * with the match and releases the stream.
+ */
+export async function waitForLine(
+  stream: ReadableStream<Uint8Array>,
+  re: RegExp,
+): Promise<RegExpMatchArray> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`stream ended before ${re}; got: ${buf}`);
+    buf += value;
+    const m = buf.match(re);
+    if (m) {
+      reader.releaseLock();
+      return m;
+    }
+  }
+}

@@ -185,7 +185,10 @@ Deno.test("cli: a database that cannot be opened is one sentence and exit code 1
     await Deno.mkdir(`${dir}/c.db`);
     const r = await runMain(["serve", "--port", "0", "--db", `${dir}/c.db`]);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /^The catalogue database .*c\.db cannot be opened: [^\n]+\.\n$/);
+    assert.match(
+      r.stderr,
+      /^Cannot start: The catalogue database .*c\.db cannot be opened: [^\n]+\.\n$/,
+    );
     assert.doesNotMatch(r.stderr, STACK);
   } finally {
     await cleanup();

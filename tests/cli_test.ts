@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { fetchJson } from "./_api_helpers.ts";
+import { waitForLine } from "./_server_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -24,29 +25,22 @@ async function runToEnd(args: string[]): Promise<{ code: number; stdout: string;
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** Reads stdout lines until one matches, returning the match. */
-async function waitForLine(
-  stream: ReadableStream<Uint8Array>,
-  re: RegExp,
-): Promise<RegExpMatchArray> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended before ${re}; got: ${buf}`);
-    buf += value;
-    const m = buf.match(re);
-    if (m) {
-      reader.releaseLock();
-      return m;
-    }
-  }
-}
-
 async function startProcess(dir: string, extra: string[] = [], env: Record<string, string> = {}) {
   const child = deno(["serve", "--host", "127.0.0.1", "--db", `${dir}/catalog.db`, ...extra], env);
   const m = await waitForLine(child.stdout, /Serving .* at (http:\/\/127\.0\.0\.1:(\d+)\/)/);
   return { child, url: m[1].replace(/\/$/, ""), port: Number(m[2]) };
+}
+
+/** A maps folder with one document naming a source type that does not exist (`x.json`). */
+async function writeBadMapDocument(maps: string): Promise<void> {
+  await Deno.mkdir(maps);
+  await Deno.writeTextFile(
+    `${maps}/x.json`,
+    JSON.stringify({
+      name: "X",
+      maps: [{ name: "M", wkid: 4326, layers: [{ name: "L", source: { type: "oracle" } }] }],
+    }),
+  );
 }
 
 function snapshot(dbPath: string): string {
@@ -118,14 +112,7 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     try {
-      await Deno.mkdir(`${dir}/maps`);
-      await Deno.writeTextFile(
-        `${dir}/maps/x.json`,
-        JSON.stringify({
-          name: "X",
-          maps: [{ name: "M", wkid: 4326, layers: [{ name: "L", source: { type: "oracle" } }] }],
-        }),
-      );
+      await writeBadMapDocument(`${dir}/maps`);
       const common = ["--host", "127.0.0.1", "--db", `${dir}/catalog.db`];
       const bad = await runToEnd(["serve", ...common, "--port", "0", "--maps", `${dir}/maps`]);
       const busy = await runToEnd([
@@ -312,4 +299,64 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test({
+  name: "cli: every command's start-up failure is one line 'Cannot start: ...' and status 1",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      // Not a database: random bytes where the SQLite file should be.
+      await Deno.writeFile(`${dir}/corrupt.db`, crypto.getRandomValues(new Uint8Array(8192)));
+      // A file where the database's folder should be made.
+      await Deno.writeTextFile(`${dir}/file`, "x");
+      await writeBadMapDocument(`${dir}/maps`);
+      const good = `${dir}/good.db`;
+      assert.equal((await runToEnd(["demo", "--db", good, "--scale", "50"])).code, 0);
+      const serve = ["serve", "--host", "127.0.0.1", "--port", "0"];
+      const cases: [string[], RegExp][] = [
+        [[...serve, "--db", `${dir}/corrupt.db`], /corrupt\.db cannot be opened: .*not a database/],
+        [[...serve, "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["seed-tiles", "--db", `${dir}/corrupt.db`], /corrupt\.db cannot be opened/],
+        [["seed-tiles", "--db", good, "--maps", `${dir}/maps`], /x\.json: maps\[0\]/],
+        [["seed-tiles", "--db", good, "--maps", `${dir}/nowhere`], /nowhere/],
+        [["demo", "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["import", `${dir}/file`, "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+        [["sync", "http://127.0.0.1:9/", "--db", `${dir}/file/x.db`], /EEXIST|ENOTDIR|file/],
+      ];
+      for (const [args, what] of cases) {
+        const r = await runToEnd(args);
+        assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
+        const lines = r.stderr.trim().split("\n");
+        assert.equal(lines.length, 1, `${args.join(" ")}: ${r.stderr}`);
+        assert.match(lines[0], /^Cannot start: /);
+        assert.match(lines[0], what);
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("cli: flags come from one declaration: unknown ones, missing values, --help", async () => {
+  const unknown = await runToEnd(["import", "x.json", "--colection", "agency"]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^Unknown option '--colection'\.\n`main\.ts import --help`/);
+  const missing = await runToEnd(["sync", "http://127.0.0.1:9/", "--max-pages"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^Option '--max-pages.*' needs a value\./);
+  const extra = await runToEnd(["demo", "now"]);
+  assert.equal(extra.code, 2);
+  assert.match(extra.stderr, /^Unexpected argument 'now'\./);
+  // Each flag a command reads is in its --help, with its default.
+  const help = (await runToEnd(["serve", "--help"])).stdout;
+  for (
+    const line of [
+      /--port N .*\(default: \$PORT, else 8000\)/,
+      /--body-budget-mb N .*\(default: 64\)/,
+      /--header-timeout S .*\(default: 15\)/,
+      /--trust-proxy /,
+    ]
+  ) assert.match(help, line);
 });

@@ -3,7 +3,8 @@
  * the DejaVu Sans font) in both ways the server runs:
  *
  * - `deno run` / `deno task start`: the project's `node_modules` folder
- *   (`nodeModulesDir: "auto"` in deno.json);
+ *   (`deno task start` installs into it the packages the server imports;
+ *   `deno install` all of them);
  * - a `deno compile` binary: the same relative path inside the binary's
  *   embedded file system, where `deno task compile` puts these files with
  *   `--include` (a compiled program maps `import.meta.url` into it).
@@ -16,6 +17,9 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+// The font package is only read, never imported as code: this import is what makes `deno task
+// start` (npm packages installed lazily, as modules import them) install it.
+import "dejavu-fonts-ttf/package.json" with { type: "json" };
 
 /**
  * Files of npm packages read at run time; `deno task compile` embeds exactly

@@ -63,8 +63,8 @@ export const COMPETITION_ID_ALIAS = "Идентификатор";
  *
  * @example
  * ```ts
- * import { openCatalog } from "../../data/mod.ts";
- * const layer = openCompetitions(openCatalog("var/catalog.db", { readonly: true }));
+ * declare const catalog: CompetitionCatalog; // the application's opened catalogue
+ * const layer = openCompetitions(catalog);
  * layer.count({ bbox: { xmin: 37, ymin: 55, xmax: 38, ymax: 56 } });
  * ```
  */
