@@ -33,7 +33,7 @@ export function withAllCommonHeaders(res: Response): Response {
   return res;
 }
 
-/** Methods a preflight is told about when the route did not say (every face takes these). */
+/** Methods a preflight is told about when the route did not say (no `Allow`). */
 const PREFLIGHT_METHODS = "GET, HEAD, POST, OPTIONS";
 /** How long a browser may reuse a preflight's answer, in seconds. */
 const PREFLIGHT_MAX_AGE = "86400";
@@ -55,8 +55,9 @@ export function isPreflight(req: Request): boolean {
 
 /**
  * `res` with {@link COMMON_HEADERS} (those it does not set itself); for a
- * preflight, a 2xx answer with the methods, request headers and max age a
- * browser needs (a route that knows no OPTIONS answers 204 here). Headers
+ * preflight, a 2xx answer with the methods (the route's `Allow`), request
+ * headers and max age a browser needs (a route that knows no OPTIONS
+ * answers 204 here). The one place CORS headers are written. Headers
  * a route made immutable (`Response.redirect`, a fetched response) are
  * copied into a new response with the same status and body.
  *
@@ -71,14 +72,14 @@ export function withCommonHeaders(req: Request, res: Response): Response {
   if (!preflight && (res as Response & { [COMPLETE]?: true })[COMPLETE] === true) return res;
   const add: Record<string, string> = {};
   if (preflight) {
+    // The methods are the route's `Allow` (the router's OPTIONS and 405 carry it).
+    const allow = res.headers.get("allow");
     if (res.status < 200 || res.status > 299) {
       // The route knows no preflight (or refused OPTIONS): the answer to the real request
       // will say what is wrong, and carries CORS headers the browser lets the page read.
-      const allow = res.headers.get("allow");
       res = new Response(null, { status: 204 });
-      if (allow) add["access-control-allow-methods"] = withOptions(allow);
     }
-    add["access-control-allow-methods"] ??= PREFLIGHT_METHODS;
+    add["access-control-allow-methods"] = allow ? withOptions(allow) : PREFLIGHT_METHODS;
     add["access-control-allow-headers"] = req.headers.get("access-control-request-headers") ??
       "content-type";
     add["access-control-max-age"] = PREFLIGHT_MAX_AGE;

@@ -43,6 +43,12 @@ Deno.test("common headers: a preflight the route refused becomes a 204 with what
   assert.equal(own.status, 200);
   assert.equal(own.headers.get("access-control-allow-methods"), "GET, HEAD, OPTIONS");
   assert.equal(own.headers.get("access-control-allow-headers"), "content-type");
+  // A route's OPTIONS answer (the router's 204, DRF's metadata) gives its Allow as the methods.
+  const allowed = withCommonHeaders(
+    preflight(),
+    new Response(null, { status: 204, headers: { allow: "GET, HEAD, OPTIONS" } }),
+  );
+  assert.equal(allowed.headers.get("access-control-allow-methods"), "GET, HEAD, OPTIONS");
 });
 
 Deno.test("common headers: a response built with them is passed on untouched, except a preflight's", () => {

@@ -92,3 +92,24 @@ export function conditional(headers: Headers, v: Validators): Response | null {
     headers: { ...rest, "etag": v.etag, "last-modified": v.lastModified },
   });
 }
+
+/**
+ * Conditional GET for an answer already built: a 200 whose `ETag` the
+ * request's `If-None-Match` names becomes a 304 with the same headers (the
+ * body is dropped); any other answer is returned as it is. The router runs
+ * it on the routes that ask for it (tiles).
+ *
+ * @example
+ * ```ts
+ * const req = new Request("http://x/t", { headers: { "if-none-match": '"a"' } });
+ * notModified(req, new Response("png", { headers: { etag: '"a"' } })).status; // 304
+ * ```
+ */
+export function notModified(req: Request, res: Response): Response {
+  const inm = req.headers.get("if-none-match");
+  if (inm === null || res.status !== 200) return res;
+  const etag = res.headers.get("etag");
+  if (etag === null || !etagMatches(inm, etag)) return res;
+  res.body?.cancel().catch(() => {});
+  return new Response(null, { status: 304, headers: res.headers });
+}

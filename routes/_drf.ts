@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { pythonInt, type QueryPairs } from "./_querystring.ts";
+import { parseQs, pythonInt, type QueryPairs } from "./_querystring.ts";
+import type { Face } from "./router.ts";
 
 /** Headers DRF puts on every API response (CORS and nosniff are the application's: `_common_headers.ts`). */
 export const API_HEADERS: Readonly<Record<string, string>> = {
@@ -154,12 +155,8 @@ export function indentJson(json: string, indent: number): string {
 }
 
 /** A JSON response with the API's standard headers. */
-export function jsonResponse(
-  status: number,
-  body: string,
-  extra: Record<string, string> = {},
-): Response {
-  return new Response(body, { status, headers: { ...API_HEADERS, ...extra } });
+export function jsonResponse(status: number, body: string): Response {
+  return new Response(body, { status, headers: API_HEADERS });
 }
 
 /**
@@ -180,6 +177,30 @@ export function notFound(): Response {
 export function methodNotAllowed(method: string, indent?: number): Response {
   return errorResponse(405, `Method "${method.toUpperCase()}" not allowed.`, indent);
 }
+
+/**
+ * How the pages beside the JSON API (the home page and its assets) refuse:
+ * DRF's 405 JSON; OPTIONS is the router's 204.
+ */
+export const DRF_FACE: Face = {
+  options: true,
+  methodNotAllowed: (req) => methodNotAllowed(req.method),
+};
+
+/**
+ * How the JSON API refuses: DRF's 405 after DRF's negotiation (a bad
+ * `Accept` is a 406 first; an `indent` indents the error). Its routes
+ * answer OPTIONS themselves (DRF's metadata), and take methods in any case
+ * (Django upper-cases them).
+ */
+export const API_FACE: Face = {
+  options: false,
+  anyCaseMethods: true,
+  methodNotAllowed(req, url) {
+    const neg = negotiate(req.headers, parseQs(url.search.slice(1)));
+    return neg.ok ? methodNotAllowed(req.method, neg.indent) : neg.response;
+  },
+};
 
 /** Body of DRF's `SimpleMetadata` for a read-only view (OPTIONS). */
 export function optionsBody(name: string): string {

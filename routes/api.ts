@@ -6,11 +6,13 @@
  *
  * @module
  */
-import { pathRoute, type Route } from "./router.ts";
+import { type Route, route, type RouteHandler } from "./router.ts";
+import { decodePathPart } from "../map/percent.ts";
 import { baseUrl } from "./context.ts";
 import type { ApiContext, ListCollection } from "./_api_data.ts";
 import { pageQuery, parseQs, pythonInt, type QueryPairs } from "./_querystring.ts";
 import {
+  API_FACE,
   API_HEADERS,
   errorResponse,
   indentJson,
@@ -121,52 +123,50 @@ export function apiRoutes(ctx: ApiContext): Route[] {
       get: (_req, _q, m) => detail(ctx, "competition", m),
     },
   ];
-  const routes: Route[] = resources.map((res) =>
-    pathRoute(res.path, (req, match, _info, url) => serve(ctx, res, req, match, url))
-  );
+  const routes: Route[] = resources.map((res) => {
+    const handler: RouteHandler = (req, match, _info, url) => serve(ctx, res, req, match, url);
+    return route({
+      path: res.path,
+      face: API_FACE,
+      methods: { GET: handler, HEAD: handler, OPTIONS: handler },
+    });
+  });
   // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
   const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
-  routes.push({
-    // "/api/*" however its letters and slash are spelled (`/%61pi%2F...`): Django decodes first.
-    pattern: new URLPattern({ pathname: "/((?:a|%61)(?:p|%70)(?:i|%69)(?:/|%2[Ff]).*)" }),
-    handler: (req, _match, _info, parsed) => {
-      // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
-      // and builds links and redirects from it re-escaped.
-      const url = canonicalUrl(parsed);
-      if (url.pathname !== parsed.pathname) {
-        for (const [i, res] of resources.entries()) {
-          const m = routes[i].pattern.exec(url);
-          if (m) return serve(ctx, res, req, m, url);
-        }
+  // "/api/*" however its letters and slash are spelled (`/%61pi%2F...`): Django decodes first.
+  const anyApiPath: RouteHandler = (req, _match, _info, parsed) => {
+    // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
+    // and builds links and redirects from it re-escaped.
+    const url = canonicalUrl(parsed);
+    if (url.pathname !== parsed.pathname) {
+      for (const [i, res] of resources.entries()) {
+        const m = routes[i].pattern.exec(url);
+        if (m) return serve(ctx, res, req, m, url);
       }
-      if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url))) {
-        return new Response(null, {
-          status: 301,
-          headers: {
-            "location": url.pathname + "/" + url.search,
-            "content-type": "text/html; charset=utf-8",
-          },
-        });
-      }
-      return notFound();
-    },
-  });
+    }
+    if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url))) {
+      return new Response(null, {
+        status: 301,
+        headers: {
+          "location": url.pathname + "/" + url.search,
+          "content-type": "text/html; charset=utf-8",
+        },
+      });
+    }
+    return notFound();
+  };
+  routes.push(route({
+    path: "/((?:a|%61)(?:p|%70)(?:i|%69)(?:/|%2[Ff]).*)",
+    face: API_FACE,
+    methods: { "*": anyApiPath },
+  }));
   return routes;
 }
 
-/**
- * Django answers 400 to a `Host` header that is not a host name or IP
- * literal with an optional port (checked on every request, even with
- * `ALLOWED_HOSTS = ["*"]`); the links we build from it would be broken.
- */
 /** The URL with its path percent-decoded (as UTF-8) and re-escaped; unchanged if undecodable. */
 function canonicalUrl(url: URL): URL {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(url.pathname);
-  } catch {
-    return url;
-  }
+  const decoded = decodePathPart(url.pathname);
+  if (decoded === undefined) return url;
   const out = new URL(url);
   out.pathname = decoded;
   return out;
@@ -185,16 +185,8 @@ async function serve(
   // Django upper-cases the method; DRF indents every response after negotiation.
   const method = req.method.toUpperCase();
   const indent = (json: string) => neg.indent ? indentJson(json, neg.indent) : json;
-  if (method === "OPTIONS") {
-    const extra: Record<string, string> = {};
-    if (req.headers.has("access-control-request-method")) {
-      extra["access-control-allow-methods"] = "GET, HEAD, OPTIONS";
-      const asked = req.headers.get("access-control-request-headers");
-      if (asked) extra["access-control-allow-headers"] = asked;
-      extra["access-control-max-age"] = "86400";
-    }
-    return jsonResponse(200, indent(optionsBody(res.optionsName)), extra);
-  }
+  // A preflight's CORS headers are added around the whole application (`_common_headers.ts`).
+  if (method === "OPTIONS") return jsonResponse(200, indent(optionsBody(res.optionsName)));
   if (method !== "GET" && method !== "HEAD") return methodNotAllowed(method, neg.indent);
 
   // The revision and validators are read before the data, so an import in
@@ -242,12 +234,8 @@ async function serve(
 function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
   // DRF looks the id up with Python's int() of the decoded path segment: " 1", "+1", "1_0" and
   // "١" find record 1 or 10; anything int() refuses is a 404, as is a number beyond any id.
-  let raw: string;
-  try {
-    raw = decodeURIComponent(m.pathname.groups.id ?? "");
-  } catch {
-    return NOT_FOUND;
-  }
+  const raw = decodePathPart(m.pathname.groups.id ?? "");
+  if (raw === undefined) return NOT_FOUND;
   const id = pythonInt(raw);
   if (id === undefined || !Number.isSafeInteger(id)) return NOT_FOUND;
   const doc = ctx.data.get(collection, id);

@@ -12,6 +12,7 @@
  * @module
  */
 import type { MapServer } from "../map/mod.ts";
+import { type Face, type Route, route } from "./router.ts";
 import {
   createSoapFace,
   type SoapBody,
@@ -50,17 +51,6 @@ export interface ArcgisRoutesContext {
    */
   bodyBudget?: BodyBudget;
 }
-
-/** One route entry, in the shape the application router walks. */
-export interface ArcgisRoute {
-  pattern: URLPattern;
-  /** HTTP method; undefined answers any method (the 405 fallbacks, walked last). */
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
-}
-
-/** Methods a SOAP endpoint answers (the `Allow` header of its 405). */
-const ALLOW = "GET, HEAD, POST";
 
 const XML_HEADERS = { "content-type": SOAP_CONTENT_TYPE, "cache-control": "no-store" };
 
@@ -163,27 +153,10 @@ function bomEncoding(b: Uint8Array): string {
   return "utf-8";
 }
 
-/** Raised for a path whose percent-escapes are not UTF-8 (`%FF`): the client's mistake, a 400. */
-class MalformedPath extends Error {
-  constructor() {
-    super(
-      "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).",
-    );
-  }
-}
-
-function serviceName(match: URLPatternResult): string {
-  try {
-    return decodeURIComponent(match.pathname.groups.service ?? "");
-  } catch {
-    throw new MalformedPath();
-  }
-}
-
-function textResponse(status: number, message: string, headers: Record<string, string> = {}) {
+function textResponse(status: number, message: string) {
   return new Response(message + "\n", {
     status,
-    headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+    headers: { "content-type": "text/plain; charset=utf-8" },
   });
 }
 
@@ -201,11 +174,10 @@ function notFound(message: string): Response {
  * const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
  * ```
  */
-export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
+export function arcgisRoutes(ctx: ArcgisRoutesContext): Route[] {
   const limit = ctx.maxBodyBytes ?? DEFAULT_MAX_SOAP_BODY;
   const budget = ctx.bodyBudget ?? new BodyBudget();
   const soap = ctx.soap ?? createSoapFace(ctx.maps);
-  const opts = { ignoreCase: true };
 
   /**
    * Reserves the body's size in the server-wide budget (its Content-Length, or the limit when
@@ -232,100 +204,78 @@ export function arcgisRoutes(ctx: ArcgisRoutesContext): ArcgisRoute[] {
       release();
     }
   }
-  const service = new URLPattern({ pathname: "/arcgis/services/:service/MapServer{/}?" }, opts);
-  const catalog = new URLPattern({ pathname: "/arcgis/services{/}?" }, opts);
+  const service = "/arcgis/services/:service/MapServer{/}?";
+  const catalog = "/arcgis/services{/}?";
 
-  const routes: ArcgisRoute[] = [
-    {
-      pattern: service,
-      method: "POST",
-      handler(req, match) {
-        let name: string;
-        try {
-          name = serviceName(match);
-        } catch (e) {
-          if (e instanceof MalformedPath) {
-            return faultResponse(new SoapFault("Client", e.message), 400);
+  return [
+    route({
+      path: service,
+      ignoreCase: true,
+      face: SOAP_FACE,
+      decode: ["service"],
+      methods: {
+        GET(req, match) {
+          const name = match.pathname.groups.service!;
+          const s = ctx.maps.service(name);
+          if (!s) {
+            return notFound(
+              `Service "${name}" does not exist. Published services: ${
+                ctx.maps.services.map((x) => x.name).join(", ") || "none"
+              }.`,
+            );
           }
-          throw e;
-        }
-        return answer(req, (body) => soap.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
+          if (!wantsWsdl(req)) {
+            return new Response(
+              `This is the SOAP endpoint of map service ${s.name}. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n`,
+              { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+            );
+          }
+          const endpoint = soap.serviceUrl(s, { baseUrl: ctx.baseUrl(req) });
+          return xmlResponse(soap.wsdl(s.name, endpoint)!);
+        },
+        POST(req, match) {
+          const name = match.pathname.groups.service!;
+          return answer(req, (body) => soap.soap(name, body, { baseUrl: ctx.baseUrl(req) }));
+        },
       },
-    },
-    {
-      pattern: service,
-      method: "GET",
-      handler(req, match) {
-        let name: string;
-        try {
-          name = serviceName(match);
-        } catch (e) {
-          if (e instanceof MalformedPath) return textResponse(400, e.message);
-          throw e;
-        }
-        const s = ctx.maps.service(name);
-        if (!s) {
-          return notFound(
-            `Service "${name}" does not exist. Published services: ${
-              ctx.maps.services.map((x) => x.name).join(", ") || "none"
-            }.`,
-          );
-        }
-        if (!wantsWsdl(req)) {
-          return new Response(
-            `This is the SOAP endpoint of map service ${s.name}. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n`,
-            { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
-          );
-        }
-        const endpoint = soap.serviceUrl(s, { baseUrl: ctx.baseUrl(req) });
-        return xmlResponse(soap.wsdl(s.name, endpoint)!);
+    }),
+    route({
+      path: catalog,
+      ignoreCase: true,
+      face: SOAP_FACE,
+      methods: {
+        GET(req) {
+          if (!wantsWsdl(req)) {
+            return new Response(
+              "This is the ArcGIS SOAP service catalog. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n",
+              { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
+            );
+          }
+          return xmlResponse(soap.catalogWsdl(`${ctx.baseUrl(req)}/arcgis/services`));
+        },
+        POST(req) {
+          return answer(req, (body) => soap.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
+        },
       },
-    },
-    {
-      pattern: catalog,
-      method: "POST",
-      handler(req) {
-        return answer(req, (body) => soap.catalogSoap(body, { baseUrl: ctx.baseUrl(req) }));
-      },
-    },
-    {
-      pattern: catalog,
-      method: "GET",
-      handler(req) {
-        if (!wantsWsdl(req)) {
-          return new Response(
-            "This is the ArcGIS SOAP service catalog. Fetch its WSDL with ?wsdl; send SOAP requests with POST.\n",
-            { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } },
-          );
-        }
-        return xmlResponse(soap.catalogWsdl(`${ctx.baseUrl(req)}/arcgis/services`));
-      },
-    },
+    }),
   ];
-  // HEAD answers like GET without the body (link checkers, proxies probing the WSDL).
-  for (const r of routes.filter((r) => r.method === "GET")) {
-    routes.push({
-      pattern: r.pattern,
-      method: "HEAD",
-      async handler(req, match) {
-        const res = await r.handler(req, match);
-        return new Response(null, { status: res.status, headers: res.headers });
-      },
-    });
-  }
-  // Any other method on an endpoint is 405 with Allow (not the 404 a fall-through would give):
-  // the resource exists, only the method is wrong. Plain text, since such a client speaks no SOAP.
-  for (const pattern of [service, catalog]) {
-    routes.push({
-      pattern,
-      method: undefined,
-      handler: (req) =>
-        textResponse(
-          405,
-          `Method ${req.method} is not allowed here: send SOAP requests with POST and fetch the WSDL with GET ?wsdl.`,
-          { allow: ALLOW },
-        ),
-    });
-  }
-  return routes;
 }
+
+/**
+ * How the SOAP endpoints refuse: a method they do not speak is a 405 in
+ * plain text (such a client speaks no SOAP), with no OPTIONS; a service name
+ * that is not UTF-8 is a Client Fault to a POST and plain text to a GET.
+ * HEAD answers like GET without the body (link checkers, proxies probing the WSDL).
+ */
+const SOAP_FACE: Face = {
+  options: false,
+  methodNotAllowed: (req) =>
+    textResponse(
+      405,
+      `Method ${req.method} is not allowed here: send SOAP requests with POST and fetch the WSDL with GET ?wsdl.`,
+    ),
+  badPath: (req, _url, message) =>
+    req.method === "POST"
+      ? faultResponse(new SoapFault("Client", message), 400)
+      : textResponse(400, message),
+};

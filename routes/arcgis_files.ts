@@ -11,14 +11,16 @@
  *   images ExportMapImage, ExportScaleBar and the legends returned by URL.
  *
  * Tiles carry a strong ETag (content hash) and Cache-Control, and answer
- * `If-None-Match` with 304. Paths match case-insensitively, as ArcGIS's do.
+ * `If-None-Match` with 304 (the router's). Paths match case-insensitively,
+ * as ArcGIS's do. Other methods on these paths are the REST routes' to answer.
  *
  * @module
  */
 import { join } from "node:path";
 import type { MapServer } from "../map/mod.ts";
 import { tileMapOf, TileNotFoundError } from "../map/tiles/mod.ts";
-import { etagMatches } from "./_conditional.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
+import { ARCGIS_REST_FACE, restError } from "./arcgis_rest.ts";
 import { mimeOfExtension } from "../map/render/mod.ts";
 
 /** What the file routes need from the application. */
@@ -33,38 +35,27 @@ export interface ArcgisFilesContext {
   tileMaxAge?: number;
 }
 
-/** One route entry, in the shape the application router walks. */
-export interface ArcgisFileRoute {
-  pattern: URLPattern;
-  method: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
-}
-
 // Images take their type from the table their writer names them by.
 const MIME: Record<string, string> = {
   json: "application/json",
   kmz: "application/vnd.google-earth.kmz",
 };
 
+/** ArcGIS REST's error, never cached. */
 function errorJson(status: number, message: string): Response {
-  // ArcGIS REST's error body.
-  return new Response(JSON.stringify({ error: { code: status, message, details: [] } }), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-  });
+  const res = restError(status, message);
+  res.headers.set("cache-control", "no-store");
+  return res;
 }
 
-const BAD_ESCAPE =
-  "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).";
-
-/** Decodes path parts; undefined when one holds an escape that is not UTF-8 (`%FF`). */
-function decodeParts(...parts: string[]): string[] | undefined {
-  try {
-    return parts.map((p) => decodeURIComponent(p));
-  } catch {
-    return undefined;
-  }
-}
+/**
+ * The REST tree's refusals (these routes lie over it), with a malformed
+ * path answered like the files' other errors.
+ */
+const FILES_FACE: Face = {
+  ...ARCGIS_REST_FACE,
+  badPath: (_req, _url, message) => errorJson(400, message),
+};
 
 /** Reads `3` or `L03` (decimal), `2` or `R00000002` / `C0000000a` (hex) path parts. */
 function tileIndex(part: string, prefix: "L" | "R" | "C"): number | null {
@@ -86,8 +77,7 @@ function tileIndex(part: string, prefix: "L" | "R" | "C"): number | null {
  * const routes = [...arcgisRoutes(ctx), ...arcgisFileRoutes({ maps, outputDir: "var/output" })];
  * ```
  */
-export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
-  const opts = { ignoreCase: true };
+export function arcgisFileRoutes(ctx: ArcgisFilesContext): Route[] {
   const maxAge = ctx.tileMaxAge ?? 300;
 
   async function serveTile(
@@ -128,17 +118,13 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
       cache.check(level, row, col);
       // A stored tile answers a conditional request without reading its bytes twice.
       const t = cache.lookup(level, row, col) ?? await cache.tile(level, row, col);
-      const headers = {
-        "etag": t.etag,
-        "cache-control": `public, max-age=${maxAge}`,
-        "content-type": t.mime,
-      };
-      if (etagMatches(req.headers.get("if-none-match"), t.etag)) {
-        return new Response(null, { status: 304, headers });
-      }
       return new Response(req.method === "HEAD" ? null : t.data as Uint8Array<ArrayBuffer>, {
         status: 200,
-        headers,
+        headers: {
+          "etag": t.etag,
+          "cache-control": `public, max-age=${maxAge}`,
+          "content-type": t.mime,
+        },
       });
     } catch (e) {
       if (e instanceof TileNotFoundError) return errorJson(404, e.message);
@@ -146,69 +132,54 @@ export function arcgisFileRoutes(ctx: ArcgisFilesContext): ArcgisFileRoute[] {
     }
   }
 
-  const rest = new URLPattern({
-    pathname: "/arcgis/rest/services/:service/MapServer/tile/:level(\\d+)/:row(\\d+)/:col(\\d+)",
-  }, opts);
-  const virtual = new URLPattern({
-    pathname: "/arcgis/rest/services/:service/MapServer/tile/:map/_alllayers/:level/:row/:col",
-  }, opts);
-  const output = new URLPattern(
-    { pathname: "/arcgis/rest/directories/arcgisoutput/:dir/:file" },
-    opts,
-  );
-
-  const routes: ArcgisFileRoute[] = [];
-  for (const method of ["GET", "HEAD"]) {
-    routes.push(
-      {
-        pattern: rest,
-        method,
-        handler: (req, m) => {
-          const g = m.pathname.groups;
-          const names = decodeParts(g.service!);
-          if (!names) return errorJson(400, BAD_ESCAPE);
-          return serveTile(req, names[0], null, [g.level!, g.row!, g.col!]);
+  const tile: RouteHandler = (req, m) => {
+    const g = m.pathname.groups;
+    return serveTile(req, g.service!, g.map ?? null, [g.level!, g.row!, g.col!]);
+  };
+  const file: RouteHandler = async (req, m) => {
+    const { dir, file } = m.pathname.groups as { dir: string; file: string };
+    // Only names this server writes: no separators, no dot segments.
+    if (!/^[\w.-]+_MapServer$/.test(dir) || !/^_ags_[\w]+\.[a-z0-9]+$/i.test(file)) {
+      return errorJson(404, "No such output file.");
+    }
+    try {
+      const data = await Deno.readFile(join(ctx.outputDir, dir, file));
+      const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
+      return new Response(req.method === "HEAD" ? null : data, {
+        headers: {
+          "content-type": mimeOfExtension(ext) ?? MIME[ext] ?? "application/octet-stream",
+          "cache-control": "private, max-age=600",
         },
-      },
-      {
-        pattern: virtual,
-        method,
-        handler: (req, m) => {
-          const g = m.pathname.groups;
-          const names = decodeParts(g.service!, g.map!);
-          if (!names) return errorJson(400, BAD_ESCAPE);
-          return serveTile(req, names[0], names[1], [g.level!, g.row!, g.col!]);
-        },
-      },
-      {
-        pattern: output,
-        method,
-        handler: async (req, m) => {
-          const names = decodeParts(m.pathname.groups.dir!, m.pathname.groups.file!);
-          if (!names) return errorJson(400, BAD_ESCAPE);
-          const [dir, file] = names;
-          // Only names this server writes: no separators, no dot segments.
-          if (!/^[\w.-]+_MapServer$/.test(dir) || !/^_ags_[\w]+\.[a-z0-9]+$/i.test(file)) {
-            return errorJson(404, "No such output file.");
-          }
-          try {
-            const data = await Deno.readFile(join(ctx.outputDir, dir, file));
-            const ext = file.slice(file.lastIndexOf(".") + 1).toLowerCase();
-            return new Response(req.method === "HEAD" ? null : data, {
-              headers: {
-                "content-type": mimeOfExtension(ext) ?? MIME[ext] ?? "application/octet-stream",
-                "cache-control": "private, max-age=600",
-              },
-            });
-          } catch (e) {
-            if (e instanceof Deno.errors.NotFound) {
-              return errorJson(404, "The output file has expired or never existed.");
-            }
-            throw e;
-          }
-        },
-      },
-    );
-  }
-  return routes;
+      });
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        return errorJson(404, "The output file has expired or never existed.");
+      }
+      throw e;
+    }
+  };
+  // GET and HEAD only; other methods go on to the REST routes below, which own the tree.
+  const common = { ignoreCase: true, face: FILES_FACE, overlay: true } as const;
+  return [
+    route({
+      ...common,
+      path: "/arcgis/rest/services/:service/MapServer/tile/:level(\\d+)/:row(\\d+)/:col(\\d+)",
+      decode: ["service"],
+      conditional: true,
+      methods: { GET: tile, HEAD: tile },
+    }),
+    route({
+      ...common,
+      path: "/arcgis/rest/services/:service/MapServer/tile/:map/_alllayers/:level/:row/:col",
+      decode: ["service", "map"],
+      conditional: true,
+      methods: { GET: tile, HEAD: tile },
+    }),
+    route({
+      ...common,
+      path: "/arcgis/rest/directories/arcgisoutput/:dir/:file",
+      decode: ["dir", "file"],
+      methods: { GET: file, HEAD: file },
+    }),
+  ];
 }

@@ -1,8 +1,8 @@
 /**
  * HTTP face of the ArcGIS REST API (`/arcgis/rest/...`, answered by
  * `map/rest`): GET query strings and POST form bodies
- * (`application/x-www-form-urlencoded` or `multipart/form-data`), HEAD,
- * OPTIONS (CORS headers and preflights are the application's, see
+ * (`application/x-www-form-urlencoded` or `multipart/form-data`), HEAD and
+ * OPTIONS (the router's; CORS headers and preflights are the application's, see
  * `_common_headers.ts`). The tile and output-file
  * routes (`arcgis_files.ts`) are walked first; everything else below
  * `/arcgis/rest` comes here, and an unknown resource is the ArcGIS 404 error.
@@ -10,6 +10,7 @@
  * @module
  */
 import type { MapServer, RequestUrls } from "../map/mod.ts";
+import { type Face, type Route, route } from "./router.ts";
 import {
   BodyBudget,
   BodyTooLargeError,
@@ -37,15 +38,6 @@ export interface ArcgisRestContext {
   onError?: (error: unknown, path: string) => void;
 }
 
-/** One route entry, in the shape the application router walks. */
-export interface ArcgisRestRoute {
-  pattern: URLPattern;
-  method?: string;
-  handler: (req: Request, match: URLPatternResult) => Response | Promise<Response>;
-}
-
-/** Methods the REST face takes (the `Allow` of its 405). */
-const ALLOW = "GET, HEAD, POST, OPTIONS";
 const PREFIX = "/arcgis/rest";
 
 function reply(r: RestReply, head: boolean): Response {
@@ -114,21 +106,12 @@ export async function formParams(
  * so a client that sends it all before reading still gets the answer).
  */
 function refusal(r: FormRefusal): Response {
-  const error = { error: { code: r.status, message: r.message, details: [] } };
-  return reply({
-    status: r.status === 413 ? 413 : 200,
-    contentType: "application/json; charset=utf-8",
-    body: JSON.stringify(error),
-  }, false);
+  return restError(r.status, r.message, r.status === 413 ? 413 : 200);
 }
 
 /** 503 when the body budget had no room in time; the client may retry. */
 function busy(message: string): Response {
-  const res = reply({
-    status: 503,
-    contentType: "application/json; charset=utf-8",
-    body: JSON.stringify({ error: { code: 503, message, details: [] } }),
-  }, false);
+  const res = restError(503, message);
   res.headers.set("retry-after", "5");
   return res;
 }
@@ -142,11 +125,10 @@ function busy(message: string): Response {
  * const routes = [...arcgisFileRoutes(files), ...arcgisRestRoutes({ maps, baseUrl })];
  * ```
  */
-export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
+export function arcgisRestRoutes(ctx: ArcgisRestContext): Route[] {
   const rest = createRestApi(ctx.maps, { endpoints: ctx.endpoints, onError: ctx.onError });
   const limit = ctx.maxBodyBytes ?? 10 * 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
-  const pattern = new URLPattern({ pathname: `${PREFIX}{/*}?` }, { ignoreCase: true });
 
   async function answer(req: Request): Promise<Response> {
     const url = new URL(req.url);
@@ -172,32 +154,39 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): ArcgisRestRoute[] {
   }
 
   return [
-    { pattern, method: "GET", handler: answer },
-    { pattern, method: "HEAD", handler: answer },
-    { pattern, method: "POST", handler: answer },
-    {
-      pattern,
-      method: "OPTIONS",
-      // The methods; a preflight's other headers are added around the whole application.
-      handler: () =>
-        new Response(null, {
-          status: 204,
-          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
-        }),
-    },
-    {
-      // Any other method (PUT, TRACE, ...): the resource may exist, the method is wrong.
-      pattern,
-      handler: (req) => {
-        const message = `Method ${req.method} is not allowed here: use GET or POST.`;
-        const res = reply({
-          status: 405,
-          contentType: "application/json; charset=utf-8",
-          body: JSON.stringify({ error: { code: 405, message, details: [] } }),
-        }, false);
-        res.headers.set("allow", ALLOW);
-        return res;
-      },
-    },
+    route({
+      path: `${PREFIX}{/*}?`,
+      ignoreCase: true,
+      face: ARCGIS_REST_FACE,
+      methods: { GET: answer, HEAD: answer, POST: answer },
+    }),
   ];
 }
+
+/**
+ * ArcGIS REST's error body (`{"error": {"code", "message", "details"}}`),
+ * sent with HTTP `status` (default: the code).
+ *
+ * @example
+ * ```ts
+ * restError(400, "Tile addresses are /{level}/{row}/{col}.");
+ * ```
+ */
+export function restError(code: number, message: string, status = code): Response {
+  return reply({
+    status,
+    contentType: "application/json; charset=utf-8",
+    body: JSON.stringify({ error: { code, message, details: [] } }),
+  }, false);
+}
+
+/**
+ * How the REST tree refuses, for its routes and the tile and file routes
+ * within it: ArcGIS's `{"error": ...}` JSON; OPTIONS is answered (CORS).
+ */
+export const ARCGIS_REST_FACE: Face = {
+  options: true,
+  methodNotAllowed: (req) =>
+    restError(405, `Method ${req.method} is not allowed here: use GET or POST.`),
+  badPath: (_req, _url, message) => restError(400, message),
+};

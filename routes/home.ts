@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { type Route, route, type RouteHandler } from "./router.ts";
+import { DRF_FACE } from "./_drf.ts";
 import type { WebMapConfig } from "./webmap/_arcgis.ts";
 import { type WebMapAssets, WebMapBundle } from "./webmap/bundle.ts";
 
@@ -45,10 +46,8 @@ function escapeHtml(s: string): string {
 export function homeRoutes(services: readonly HomeService[], options: HomeOptions = {}): Route[] {
   const bundle = options.bundle ?? new WebMapBundle();
   const page = new TextEncoder().encode(homePage(services));
-  const asset = (path: string, type: string, pick: (a: WebMapAssets) => Uint8Array): Route => ({
-    pattern: new URLPattern({ pathname: path }),
-    method: ["GET", "HEAD"],
-    handler: async (req) => {
+  const asset = (path: string, type: string, pick: (a: WebMapAssets) => Uint8Array): Route => {
+    const handler: RouteHandler = async (req) => {
       let body: Uint8Array;
       try {
         body = pick(await bundle.assets());
@@ -67,24 +66,22 @@ export function homeRoutes(services: readonly HomeService[], options: HomeOption
           "cache-control": "no-cache",
         },
       });
-    },
-  });
-  return [
-    {
-      pattern: new URLPattern({ pathname: "/" }),
-      method: ["GET", "HEAD"],
-      handler: (req) => {
-        // Start bundling while the browser parses the page.
-        if (services.length > 0) bundle.assets().catch(() => {});
-        return new Response(req.method === "HEAD" ? null : page, {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-length": String(page.byteLength),
-            "cache-control": "no-cache",
-          },
-        });
+    };
+    return route({ path, face: DRF_FACE, methods: { GET: handler, HEAD: handler } });
+  };
+  const home: RouteHandler = (req) => {
+    // Start bundling while the browser parses the page.
+    if (services.length > 0) bundle.assets().catch(() => {});
+    return new Response(req.method === "HEAD" ? null : page, {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "content-length": String(page.byteLength),
+        "cache-control": "no-cache",
       },
-    },
+    });
+  };
+  return [
+    route({ path: "/", face: DRF_FACE, methods: { GET: home, HEAD: home } }),
     asset(WEBMAP_SCRIPT, "text/javascript; charset=utf-8", (a) => a.js),
     asset(WEBMAP_STYLE, "text/css; charset=utf-8", (a) => a.css),
   ];

@@ -8,13 +8,13 @@
 import { createRouter, type Route } from "./router.ts";
 import { apiRoutes } from "./api.ts";
 import type { ApiContext } from "./_api_data.ts";
-import { errorResponse, methodNotAllowed, notFound } from "./_drf.ts";
+import { errorResponse, notFound } from "./_drf.ts";
 import { withCommonHeaders } from "./_common_headers.ts";
 import { isValidHost } from "./context.ts";
 import { ResponseCache } from "./_response_cache.ts";
 
-export type { Route, RouteHandler } from "./router.ts";
-export { createRouter } from "./router.ts";
+export type { Face, Methods, Route, RouteHandler, RouteSpec } from "./router.ts";
+export { createRouter, route } from "./router.ts";
 export { COMMON_HEADERS, withCommonHeaders } from "./_common_headers.ts";
 export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
@@ -41,19 +41,11 @@ export interface AppOptions extends ApiContext {
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS", "PUT", "PATCH", "DELETE"]);
 
 /**
- * The answer when no route took a request: 405 with `Allow` when the path
- * exists for other methods (204 with `Allow` to a plain OPTIONS), 501 for a
- * method no route of the server takes (TRACE, TRACK, CONNECT, any other
- * token), else 404.
+ * The answer for a path no route knows (the routes answer 405 themselves):
+ * 501 for a method no route of the server takes (TRACE, TRACK, CONNECT,
+ * any other token), else 404.
  */
-function unrouted(req: Request, allowed: string[]): Response {
-  if (allowed.length > 0) {
-    const allow = [...allowed, "OPTIONS"].join(", ");
-    if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: { allow } });
-    const res = methodNotAllowed(req.method);
-    res.headers.set("allow", allow);
-    return res;
-  }
+function unrouted(req: Request): Response {
   return KNOWN_METHODS.has(req.method.toUpperCase()) ? notFound() : notImplemented(req.method);
 }
 

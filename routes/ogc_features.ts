@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
+import { decodePathPart } from "../map/percent.ts";
 import type { FeatureServerFront } from "../map/ogcapi/mod.ts";
 import { createOgcFeaturesApi } from "../map/ogcapi/mod.ts";
 
@@ -18,8 +19,6 @@ export interface OgcFeaturesContext {
   onError?: (error: unknown, path: string) => void;
 }
 
-const ALLOW = "GET, HEAD, OPTIONS";
-
 /**
  * The OGC API – Features routes: GET and HEAD answered, OPTIONS with the
  * methods, any other method a 405 in the OGC exception form.
@@ -31,20 +30,10 @@ const ALLOW = "GET, HEAD, OPTIONS";
  */
 export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): Route[] {
   const api = createOgcFeaturesApi(ctx.maps, { onError: ctx.onError });
-  const pattern = new URLPattern(
-    { pathname: "/arcgis/rest/services/:service/OGCFeatureServer{/*}?" },
-    { ignoreCase: true },
-  );
-
-  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
-    const url = new URL(req.url);
-    const raw = match.pathname.groups.service ?? "";
-    let service = raw;
-    try {
-      service = decodeURIComponent(raw);
-    } catch {
-      // Malformed percent-encoding names no service: the face answers 404 for it as written.
-    }
+  const answer: RouteHandler = async (req, match, _info, url) => {
+    const raw = match.pathname.groups.service!;
+    // Malformed percent-encoding names no service: the face answers 404 for it as written.
+    const service = decodePathPart(raw) ?? raw;
     const path = url.pathname.replace(/^.*?\/OGCFeatureServer/i, "");
     const reply = await api.handle({
       service,
@@ -57,31 +46,28 @@ export function ogcFeaturesRoutes(ctx: OgcFeaturesContext): Route[] {
       status: reply.status,
       headers: { "content-type": reply.contentType, ...reply.headers },
     });
-  }
+  };
 
   return [
-    { pattern, method: "GET", handler: answer },
-    { pattern, method: "HEAD", handler: answer },
-    {
-      pattern,
-      method: "OPTIONS",
-      handler: () =>
-        new Response(null, {
-          status: 204,
-          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
-        }),
-    },
-    {
-      pattern,
-      handler: (req) =>
-        new Response(
-          JSON.stringify({
-            code: "MethodNotAllowed",
-            description:
-              `Method ${req.method} is not allowed here: OGC API – Features is read with GET.`,
-          }),
-          { status: 405, headers: { "content-type": "application/json", allow: ALLOW } },
-        ),
-    },
+    route({
+      path: "/arcgis/rest/services/:service/OGCFeatureServer{/*}?",
+      ignoreCase: true,
+      face: OGC_FEATURES_FACE,
+      methods: { GET: answer, HEAD: answer },
+    }),
   ];
 }
+
+/** OGC API – Features refuses with its JSON exception; OPTIONS is answered (CORS). */
+const OGC_FEATURES_FACE: Face = {
+  options: true,
+  methodNotAllowed: (req) =>
+    new Response(
+      JSON.stringify({
+        code: "MethodNotAllowed",
+        description:
+          `Method ${req.method} is not allowed here: OGC API – Features is read with GET.`,
+      }),
+      { status: 405, headers: { "content-type": "application/json" } },
+    ),
+};

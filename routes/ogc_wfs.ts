@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWfs, exceptionReport, type WfsInput, type WfsReply } from "../map/wfs/mod.ts";
 import { WfsError } from "../map/wfs/mod.ts";
@@ -73,19 +73,9 @@ function refused(status: number, message: string): Response {
 export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 4 * 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
-  const pattern = new URLPattern(
-    { pathname: "/arcgis/services/:service/MapServer/WFSServer{/}?" },
-    { ignoreCase: true },
-  );
-
-  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
-    const query = new URL(req.url).searchParams;
-    let name: string;
-    try {
-      name = decodeURIComponent(match.pathname.groups.service ?? "");
-    } catch {
-      return refused(400, "The service name in the path is not valid percent-encoded UTF-8.");
-    }
+  const answer: RouteHandler = async (req, match, _info, url) => {
+    const query = url.searchParams;
+    const name = match.pathname.groups.service!;
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
     const opts = { onError: ctx.onError };
     if (req.method !== "POST") {
@@ -117,22 +107,23 @@ export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
     } finally {
       release();
     }
-  }
+  };
 
   return [
-    { pattern, method: "GET", handler: answer },
-    { pattern, method: "HEAD", handler: answer },
-    { pattern, method: "POST", handler: answer },
-    {
-      pattern,
-      handler(req) {
-        const res = refused(
-          405,
-          `Method ${req.method} is not allowed here: send WFS requests with GET or POST.`,
-        );
-        res.headers.set("allow", "GET, HEAD, POST");
-        return res;
-      },
-    },
+    route({
+      path: "/arcgis/services/:service/MapServer/WFSServer{/}?",
+      ignoreCase: true,
+      face: WFS_FACE,
+      decode: ["service"],
+      methods: { GET: answer, HEAD: answer, POST: answer },
+    }),
   ];
 }
+
+/** WFS refuses with an OWS exception report; no OPTIONS. */
+const WFS_FACE: Face = {
+  options: false,
+  methodNotAllowed: (req) =>
+    refused(405, `Method ${req.method} is not allowed here: send WFS requests with GET or POST.`),
+  badPath: (_req, _url, message) => refused(400, message),
+};

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWms, exceptionReport, negotiateVersion, type WmsReply } from "../map/wms/mod.ts";
 import { WmsError } from "../map/wms/mod.ts";
@@ -26,8 +26,6 @@ export interface OgcWmsContext {
   /** Called with unexpected errors (logging). */
   onError?: (error: unknown) => void;
 }
-
-const ALLOW = "GET, HEAD, POST";
 
 function response(r: WmsReply, head = false): Response {
   const body = typeof r.body === "string" ? r.body : r.body as Uint8Array<ArrayBuffer>;
@@ -58,23 +56,9 @@ function refused(status: number, message: string, query: URLSearchParams): Respo
 export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
   const limit = ctx.maxBodyBytes ?? 1024 * 1024;
   const budget = ctx.bodyBudget ?? new BodyBudget();
-  const pattern = new URLPattern(
-    { pathname: "/arcgis/services/:service/MapServer/WMSServer{/}?" },
-    { ignoreCase: true },
-  );
-
-  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
-    const query = new URL(req.url).searchParams;
-    let name: string;
-    try {
-      name = decodeURIComponent(match.pathname.groups.service ?? "");
-    } catch {
-      return refused(
-        400,
-        "The service name in the path is not valid percent-encoded UTF-8.",
-        query,
-      );
-    }
+  const answer: RouteHandler = async (req, match, _info, url) => {
+    const query = url.searchParams;
+    const name = match.pathname.groups.service!;
     const urls: RequestUrls = { baseUrl: ctx.baseUrl(req) };
     const opts = { onError: ctx.onError };
     if (req.method !== "POST") {
@@ -96,23 +80,27 @@ export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
     } finally {
       release();
     }
-  }
+  };
 
   return [
-    { pattern, method: "GET", handler: answer },
-    { pattern, method: "HEAD", handler: answer },
-    { pattern, method: "POST", handler: answer },
-    {
-      pattern,
-      handler(req) {
-        const res = refused(
-          405,
-          `Method ${req.method} is not allowed here: send WMS requests with GET (or POST a form).`,
-          new URL(req.url).searchParams,
-        );
-        res.headers.set("allow", ALLOW);
-        return res;
-      },
-    },
+    route({
+      path: "/arcgis/services/:service/MapServer/WMSServer{/}?",
+      ignoreCase: true,
+      face: WMS_FACE,
+      decode: ["service"],
+      methods: { GET: answer, HEAD: answer, POST: answer },
+    }),
   ];
 }
+
+/** WMS refuses with a service exception report in the version the client asked for; no OPTIONS. */
+const WMS_FACE: Face = {
+  options: false,
+  methodNotAllowed: (req, url) =>
+    refused(
+      405,
+      `Method ${req.method} is not allowed here: send WMS requests with GET (or POST a form).`,
+      url.searchParams,
+    ),
+  badPath: (_req, url, message) => refused(400, message, url.searchParams),
+};

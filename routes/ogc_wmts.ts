@@ -1,15 +1,15 @@
 /**
  * HTTP face of WMTS (`/arcgis/rest/services/{Service}/MapServer/WMTS...`,
  * answered by `map/wmts`): GET and HEAD, tiles with their ETag,
- * `Cache-Control` and 304; walked before the ArcGIS REST routes, which
+ * `Cache-Control` and (the router's) 304; walked before the ArcGIS REST routes, which
  * answer everything else below `/arcgis/rest`.
  *
  * @module
  */
-import type { Route } from "./router.ts";
+import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer } from "../map/mod.ts";
 import { createWmtsFace } from "../map/wmts/mod.ts";
-import { etagMatches } from "./_conditional.ts";
+import { decodePathPart, PERCENT_ESCAPE_MESSAGE } from "../map/percent.ts";
 
 /** What the WMTS routes need from the application. */
 export interface WmtsContext {
@@ -19,8 +19,6 @@ export interface WmtsContext {
   /** `Cache-Control: max-age` of tiles in seconds (default 300, as the REST tiles). */
   tileMaxAge?: number;
 }
-
-const ALLOW = "GET, HEAD, OPTIONS";
 
 /**
  * The WMTS routes.
@@ -33,25 +31,15 @@ const ALLOW = "GET, HEAD, OPTIONS";
 export function wmtsRoutes(ctx: WmtsContext): Route[] {
   const face = createWmtsFace(ctx.maps);
   const maxAge = ctx.tileMaxAge ?? 300;
-  const pattern = new URLPattern(
-    { pathname: "/arcgis/rest/services/:service/MapServer/WMTS{/*}?" },
-    { ignoreCase: true },
-  );
-
-  async function answer(req: Request, match: URLPatternResult): Promise<Response> {
-    const url = new URL(req.url);
-    let service: string, path: string[];
-    try {
-      service = decodeURIComponent(match.pathname.groups.service ?? "");
-      path = url.pathname.replace(/^.*?\/MapServer\/WMTS/i, "").split("/").map(decodeURIComponent);
-    } catch {
-      return new Response("Malformed percent-encoding in the path.\n", {
-        status: 400,
-        headers: { "content-type": "text/plain; charset=utf-8" },
-      });
+  const answer: RouteHandler = async (req, match, _info, url) => {
+    const path: string[] = [];
+    for (const part of url.pathname.replace(/^.*?\/MapServer\/WMTS/i, "").split("/")) {
+      const decoded = decodePathPart(part);
+      if (decoded === undefined) return WMTS_FACE.badPath!(req, url, PERCENT_ESCAPE_MESSAGE);
+      path.push(decoded);
     }
     const reply = await face.handle({
-      service,
+      service: match.pathname.groups.service!,
       path,
       query: url.searchParams,
       baseUrl: ctx.baseUrl(req),
@@ -60,35 +48,36 @@ export function wmtsRoutes(ctx: WmtsContext): Route[] {
     if (reply.etag) {
       headers["etag"] = reply.etag;
       headers["cache-control"] = `public, max-age=${maxAge}`;
-      if (etagMatches(req.headers.get("if-none-match"), reply.etag)) {
-        return new Response(null, { status: 304, headers });
-      }
     }
     const body = typeof reply.body === "string"
       ? reply.body
       : reply.body as Uint8Array<ArrayBuffer>;
     return new Response(req.method === "HEAD" ? null : body, { status: reply.status, headers });
-  }
+  };
 
   return [
-    { pattern, method: "GET", handler: answer },
-    { pattern, method: "HEAD", handler: answer },
-    {
-      pattern,
-      method: "OPTIONS",
-      handler: () =>
-        new Response(null, {
-          status: 204,
-          headers: { allow: ALLOW, "access-control-allow-methods": ALLOW },
-        }),
-    },
-    {
-      pattern,
-      handler: (req) =>
-        new Response(
-          `Method ${req.method} is not allowed: WMTS is read with GET.\n`,
-          { status: 405, headers: { "content-type": "text/plain; charset=utf-8", allow: ALLOW } },
-        ),
-    },
+    route({
+      path: "/arcgis/rest/services/:service/MapServer/WMTS{/*}?",
+      ignoreCase: true,
+      face: WMTS_FACE,
+      decode: ["service"],
+      conditional: true,
+      methods: { GET: answer, HEAD: answer },
+    }),
   ];
 }
+
+function text(status: number, message: string): Response {
+  return new Response(`${message}\n`, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}
+
+/** WMTS refuses in plain text (its KVP and RESTful bindings define no error body for these). */
+const WMTS_FACE: Face = {
+  options: true,
+  methodNotAllowed: (req) =>
+    text(405, `Method ${req.method} is not allowed: WMTS is read with GET.`),
+  badPath: (_req, _url, message) => text(400, message),
+};

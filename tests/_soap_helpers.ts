@@ -18,6 +18,7 @@ import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer, type MapServer } from "../map/mod.ts";
 import { arcgisRoutes, type BodyBudget } from "../routes/arcgis.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
+import { createRouter, type Route, withCommonHeaders } from "../routes/mod.ts";
 import { type SchemaName, validateXml, type Validation } from "./_xml_schema.ts";
 
 export { loadTestService, MemoryPointSource, memoryService } from "./_soap_services.ts";
@@ -161,6 +162,16 @@ export function startSoapServer(
   };
 }
 
+/**
+ * A test server answering `routes` through the application's router (a
+ * plain-text 404 for paths none knows), with the headers the application
+ * adds around every answer (CORS among them).
+ */
+export function startRoutesServer(routes: Route[]): TestServer {
+  const route = createRouter(routes, () => new Response("not found", { status: 404 }));
+  return startSoapServer(async (req) => withCommonHeaders(req, await route(req)));
+}
+
 /** A node-soap client (methods `<Op>Async(args)` resolve to `[result, rawResponse, ...]`). */
 export type SoapClient = soap.Client;
 
@@ -193,13 +204,5 @@ export function startMapServices(
       bodyBudget: opts.bodyBudget,
     }),
   ];
-  const server = startSoapServer(async (req) => {
-    for (const r of routes) {
-      if (r.method !== undefined && r.method !== req.method) continue;
-      const m = r.pattern.exec(req.url);
-      if (m) return await r.handler(req, m);
-    }
-    return new Response("not found", { status: 404 });
-  });
-  return { ...server, maps };
+  return { ...startRoutesServer(routes), maps };
 }

@@ -11,7 +11,6 @@ import type { MapService } from "../map/soap/operation.ts";
 import { createMapServer } from "../map/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisRestRoutes } from "../routes/arcgis_rest.ts";
-import { withCommonHeaders } from "../routes/mod.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
 import { loadServices } from "../map/document/mod.ts";
 import { writeGeoPackageLayer } from "../map/sources/geopackage_writer.ts";
@@ -24,7 +23,7 @@ import {
   postSoap,
   type SoapClient,
   soapClient,
-  startSoapServer,
+  startRoutesServer,
   type TestServer,
 } from "./_soap_helpers.ts";
 
@@ -54,15 +53,7 @@ export async function startQueryServer(services: MapService[]): Promise<QuerySer
     ...arcgisFileRoutes({ maps, outputDir }),
     ...arcgisRestRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
   ];
-  const server = startSoapServer(async (req) => {
-    for (const r of routes) {
-      if (r.method !== req.method) continue;
-      const m = r.pattern.exec(req.url);
-      // The headers the application adds around every answer (CORS among them).
-      if (m) return withCommonHeaders(req, await r.handler(req, m));
-    }
-    return new Response("not found", { status: 404 });
-  });
+  const server = startRoutesServer(routes);
   const clients = new Map<string, Promise<SoapClient>>();
   return {
     ...server,

@@ -1,11 +1,12 @@
 /**
  * HTTP edges of the ArcGIS endpoints on the real server: malformed
  * percent-escapes in paths are the client's mistake (400 in each route's own
- * form, never a 500), and methods a SOAP endpoint does not speak get 405.
+ * form with the one message, never a 500), and methods a SOAP endpoint does not speak get 405.
  */
 import assert from "node:assert/strict";
 import { startTestServer } from "./_api_helpers.ts";
 import { envelope, faultOf, NS } from "./_soap_helpers.ts";
+import { PERCENT_ESCAPE_MESSAGE } from "../map/percent.ts";
 
 const BAD_ESCAPE = /invalid percent-escape/;
 
@@ -53,6 +54,21 @@ Deno.test({
       const fault = faultOf(await res.text());
       assert.equal(fault?.code, "soap:Client");
       assert.match(fault!.message, BAD_ESCAPE);
+      // The OGC faces beside them: the same message, in each face's own form.
+      const forms: [string, RegExp][] = [
+        ["/arcgis/services/%FF/MapServer/WMSServer?version=1.3.0", /<ServiceException>/],
+        ["/arcgis/services/%FF/MapServer/WFSServer", /<ows:ExceptionText>/],
+        ["/arcgis/rest/services/%FF/MapServer/WMTS/1.0.0/WMTSCapabilities.xml", /^The /],
+        ["/arcgis/rest/services/Recruitment/MapServer/WMTS/tile/%FF/x", /^The /],
+        ["/arcgis/rest/services/%FF/MapServer?f=json", /^\{"error":/],
+      ];
+      for (const [path, form] of forms) {
+        const res = await fetch(s.url + path);
+        const text = await res.text();
+        assert.ok(res.status === 400 || res.status === 200, `${path}: ${res.status}`);
+        assert.match(text, form, path);
+        assert.ok(text.includes(PERCENT_ESCAPE_MESSAGE), `${path}: ${text}`);
+      }
       // The same routes still serve well-formed escapes.
       const ok = await fetch(s.url + "/arcgis/services/%52ecruitment/MapServer?wsdl");
       assert.equal(ok.status, 200);

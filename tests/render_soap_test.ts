@@ -12,7 +12,7 @@ import { TileCaches } from "../map/tiles/mod.ts";
 import { InProcessRenderer } from "../map/render/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
 import { arcgisFileRoutes } from "../routes/arcgis_files.ts";
-import { soapClient, startSoapServer } from "./_soap_helpers.ts";
+import { soapClient, startRoutesServer } from "./_soap_helpers.ts";
 import {
   type Any,
   call,
@@ -127,14 +127,7 @@ async function start() {
     ...arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin }),
     ...arcgisFileRoutes({ maps, outputDir }),
   ];
-  const server = startSoapServer(async (req) => {
-    for (const r of routes) {
-      if (r.method !== req.method) continue;
-      const m = r.pattern.exec(req.url);
-      if (m) return await r.handler(req, m);
-    }
-    return new Response("not found", { status: 404 });
-  });
+  const server = startRoutesServer(routes);
   const client = await soapClient(`${server.serviceUrl("World")}?wsdl`);
   return {
     ...server,

@@ -12,7 +12,7 @@ import { RendererSpecSchema } from "../map/document/renderer.ts";
 import { openWorldAtlas } from "../map/sources/world_atlas.ts";
 import type { FeatureSource } from "../map/sources/source.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
-import { soapClient, startSoapServer } from "./_soap_helpers.ts";
+import { soapClient, startRoutesServer } from "./_soap_helpers.ts";
 import {
   type Any,
   call,
@@ -101,14 +101,7 @@ async function start(world?: FeatureSource) {
     outputDir: await Deno.makeTempDir({ prefix: "render-wrap-" }),
   });
   const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
-  const server = startSoapServer(async (req) => {
-    for (const r of routes) {
-      if (r.method !== req.method) continue;
-      const m = r.pattern.exec(req.url);
-      if (m) return await r.handler(req, m);
-    }
-    return new Response("not found", { status: 404 });
-  });
+  const server = startRoutesServer(routes);
   const client = await soapClient(`${server.serviceUrl("Wrap")}?wsdl`);
   return { client, close: () => server.close() };
 }

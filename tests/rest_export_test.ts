@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { startTestServer, type TestServer } from "./_api_helpers.ts";
 import { assertRestError, rest } from "./_rest_helpers.ts";
-import { memoryService, operationEnvelope, postSoap, startSoapServer } from "./_soap_helpers.ts";
+import { memoryService, operationEnvelope, postSoap, startRoutesServer } from "./_soap_helpers.ts";
 import { createMapServer } from "../map/mod.ts";
 import { InProcessRenderer, type Renderer } from "../map/render/pool.ts";
 import { createRestApi, RestParams } from "../map/rest/mod.ts";
@@ -464,10 +464,7 @@ Deno.test({
       renderer,
     });
     const routes = arcgisRestRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
-    const server = startSoapServer(async (req) => {
-      const m = routes[0].pattern.exec(req.url);
-      return m ? await routes[0].handler(req, m) : new Response("not found", { status: 404 });
-    });
+    const server = startRoutesServer(routes);
     const base = `${server.baseUrl}/arcgis/rest/services/Test/MapServer`;
     try {
       const legend = await (await fetch(`${base}/legend?f=json&size=30,20&dpi=192`)).json();

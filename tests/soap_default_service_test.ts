@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createDemoDatabase, openCatalog } from "../data/mod.ts";
 import { openMapServer } from "../map/mod.ts";
 import { arcgisRoutes } from "../routes/arcgis.ts";
-import { assertSchemaValid, soapClient, startSoapServer } from "./_soap_helpers.ts";
+import { assertSchemaValid, soapClient, startRoutesServer } from "./_soap_helpers.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -20,13 +20,7 @@ Deno.test("default service: catalog, maps, layers and fields of the real data", 
   const catalog = openCatalog(dbPath, { readonly: true });
   const maps = await openMapServer({ catalog, outputDir: join(dir, "output") });
   const routes = arcgisRoutes({ maps, baseUrl: (req) => new URL(req.url).origin });
-  const server = startSoapServer(async (req) => {
-    for (const r of routes) {
-      const m = r.method === req.method ? r.pattern.exec(req.url) : null;
-      if (m) return await r.handler(req, m);
-    }
-    return new Response("not found", { status: 404 });
-  });
+  const server = startRoutesServer(routes);
   try {
     assert.deepEqual(maps.services.map((s) => s.name), ["Recruitment"]);
     const c: Any = await soapClient(`${server.serviceUrl("Recruitment")}?wsdl`);

@@ -44,6 +44,7 @@ import { LAYER_ENDPOINTS } from "./_layers.ts";
 import { QUERY_ENDPOINTS } from "./_query.ts";
 import { SwatchCache } from "./_swatch_cache.ts";
 import { errorPage, HTML_PAGES, type HtmlPage, htmlReply } from "./html/mod.ts";
+import { decodePathPart, PERCENT_ESCAPE_MESSAGE } from "../percent.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -98,14 +99,9 @@ function decodeGroups(groups: Record<string, string | undefined>): Record<string
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(groups)) {
     if (v === undefined) continue;
-    try {
-      out[k] = decodeURIComponent(v);
-    } catch {
-      throw new RestError(
-        400,
-        "The request path contains an invalid percent-escape: escapes must encode UTF-8 (e.g. %C3%A9, not %FF).",
-      );
-    }
+    const decoded = decodePathPart(v);
+    if (decoded === undefined) throw new RestError(400, PERCENT_ESCAPE_MESSAGE);
+    out[k] = decoded;
   }
   return out;
 }
