@@ -18,6 +18,7 @@ const SERVER_PACKAGES = new Set([
   "canvaskit-wasm",
   "dejavu-fonts-ttf",
   "geographiclib-geodesic",
+  "lru-cache",
   "ol",
   "postgres",
   "proj4",
