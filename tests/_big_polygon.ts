@@ -4,6 +4,7 @@
  *
  * @module
  */
+import process from "node:process";
 
 /**
  * A self-intersecting star of `n` vertices (plus the closing one) around
@@ -27,28 +28,46 @@ export function starRing(n: number): number[][] {
   return ring;
 }
 
+/** The largest gap between two answers of the probe, in wall time and in process CPU time. */
+export interface ProbeGap {
+  /** Milliseconds of wall-clock time. */
+  wallMs: number;
+  /**
+   * Milliseconds of CPU the process spent in that gap (all threads; the
+   * server's workers are idle meanwhile, so this is the event loop's work).
+   * Unlike wall time it does not stretch when the machine is busy.
+   */
+  cpuMs: number;
+}
+
 /**
- * The largest gap (ms) between answers to `probeUrl`, fetched every ~20 ms
+ * The largest gaps between answers to `probeUrl`, fetched every ~20 ms
  * while `work` runs: how long the server's event loop was held.
  *
  * @example
  * ```ts ignore
- * const gap = await largestProbeGap(`${url}/api/v1/`, async () => { await fetch(slowUrl); });
+ * const { cpuMs } = await largestProbeGap(`${url}/api/v1/`, async () => { await fetch(slowUrl); });
  * ```
  */
 export async function largestProbeGap(
   probeUrl: string,
   work: () => Promise<void>,
-): Promise<number> {
+): Promise<ProbeGap> {
   let stop = false;
-  let largest = 0;
-  let last = performance.now();
+  const largest: ProbeGap = { wallMs: 0, cpuMs: 0 };
+  const cpuNow = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  let last = performance.now(), lastCpu = cpuNow();
   const probe = (async () => {
     while (!stop) {
       await (await fetch(probeUrl)).arrayBuffer();
-      const now = performance.now();
-      largest = Math.max(largest, now - last);
+      const now = performance.now(), cpu = cpuNow();
+      largest.wallMs = Math.max(largest.wallMs, now - last);
+      largest.cpuMs = Math.max(largest.cpuMs, cpu - lastCpu);
       last = now;
+      lastCpu = cpu;
       await new Promise((r) => setTimeout(r, 20));
     }
   })();

@@ -52,7 +52,12 @@ Deno.test({
         });
         assert.ok((body.results?.length ?? body.count ?? 0) > 0, `${op} finds features`);
         // A liveness bound, not a speed target: before the fix identify held the loop ~10 s.
-        assert.ok(gap < 2000, `${op}: the API waited ${gap.toFixed(0)} ms`);
+        // Bounded in CPU time, which a busy machine (the suite runs files in parallel on
+        // two cores) does not stretch; the wall time is printed beside it.
+        console.log(
+          `${op}: the API waited ${gap.wallMs.toFixed(0)} ms (${gap.cpuMs.toFixed(0)} ms CPU)`,
+        );
+        assert.ok(gap.cpuMs < 2000, `${op}: the API waited ${gap.cpuMs.toFixed(0)} ms of CPU`);
         // The issue's input, 100,000 vertices: over the limit, a 400 naming it, not seconds of work.
         const big = { ...form, geometry: JSON.stringify({ rings: [starRing(100_000)] }) };
         assertRestError(
