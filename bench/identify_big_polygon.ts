@@ -29,7 +29,12 @@ async function timed(probeUrl: string, url: string, form: Record<string, string>
     ms = performance.now() - t0;
     answer = `${res.status}${/"error"/.test(text.slice(0, 20)) ? " (error)" : ""}`;
   });
-  return { ms: Math.round(ms), probeMaxGapMs: Math.round(gap), answer };
+  return {
+    ms: Math.round(ms),
+    probeMaxGapMs: Math.round(gap.wallMs),
+    probeMaxGapCpuMs: Math.round(gap.cpuMs),
+    answer,
+  };
 }
 
 const s = await startTestServer();
