@@ -142,6 +142,38 @@ export class BodyBudget {
     }
   }
 
+  /**
+   * Runs `answer` with room for `req`'s body reserved (see {@link reserveFor})
+   * and gives the room back when it settles. With no room in time, answers
+   * the face's `busy` response, marked `Retry-After: 5`, without running it.
+   *
+   * @example
+   * ```ts
+   * const budget = new BodyBudget();
+   * const req = new Request("http://x/", { method: "POST", body: "a" });
+   * const res = await budget.whileReserved(req, 1024, (m) => new Response(m, { status: 503 }),
+   *   async () => new Response(await req.text()));
+   * ```
+   */
+  async whileReserved(
+    req: Request,
+    limit: number,
+    busy: (message: string) => Response,
+    answer: () => Promise<Response>,
+  ): Promise<Response> {
+    const release = await this.reserveFor(req, limit);
+    if (release instanceof BudgetBusyError) {
+      const res = busy(release.message);
+      res.headers.set("retry-after", "5");
+      return res;
+    }
+    try {
+      return await answer();
+    } finally {
+      release();
+    }
+  }
+
   private drain(): void {
     while (this.queue.length > 0 && this.used + this.queue[0].bytes <= this.capacity) {
       this.queue.shift()!.grant();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
+import { BodyBudget, BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
 
 /** A stream of `chunks` pieces of 1 KiB that counts how many were pulled. */
 function source(chunks: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
@@ -35,4 +35,31 @@ Deno.test("declaredTooLarge: only a Content-Length over the limit", () => {
   assert.equal(declaredTooLarge(req({ "content-length": "11" }), 10), true);
   assert.equal(declaredTooLarge(req({ "content-length": "10" }), 10), false);
   assert.equal(declaredTooLarge(req({}), 10), false);
+});
+
+Deno.test("whileReserved: answers with room reserved, gives it back, and answers busy with Retry-After", async () => {
+  const budget = new BodyBudget({ bytes: 100, waitMs: 20 });
+  const req = () =>
+    new Request("http://x/", {
+      method: "POST",
+      headers: { "content-length": "80" },
+      body: "a".repeat(80),
+    });
+  const busy = (m: string) => new Response(m, { status: 503 });
+  const ok = await budget.whileReserved(req(), 1000, busy, () => {
+    assert.equal(budget.inUse, 80);
+    return Promise.resolve(new Response("done"));
+  });
+  assert.equal(await ok.text(), "done");
+  assert.equal(budget.inUse, 0);
+  const held = await budget.reserve(100);
+  let ran = false;
+  const refused = await budget.whileReserved(req(), 1000, busy, () => {
+    ran = true;
+    return Promise.resolve(new Response("no"));
+  });
+  held();
+  assert.equal(refused.status, 503);
+  assert.equal(refused.headers.get("retry-after"), "5");
+  assert.equal(ran, false);
 });

@@ -11,13 +11,7 @@
  */
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { type Face, type Route, route } from "./router.ts";
-import {
-  BodyBudget,
-  BodyTooLargeError,
-  BudgetBusyError,
-  declaredTooLarge,
-  limitBody,
-} from "./_body_budget.ts";
+import { BodyBudget, BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
 import { createRestApi, type RestEndpoint, RestParams, type RestReply } from "../map/rest/mod.ts";
 
 /** What the REST routes need from the application. */
@@ -109,13 +103,6 @@ function refusal(r: FormRefusal): Response {
   return restError(r.status, r.message, r.status === 413 ? 413 : 200);
 }
 
-/** 503 when the body budget had no room in time; the client may retry. */
-function busy(message: string): Response {
-  const res = restError(503, message);
-  res.headers.set("retry-after", "5");
-  return res;
-}
-
 /**
  * The REST routes: one pattern for everything below `/arcgis/rest`, walked
  * after the tile and output-file routes.
@@ -141,16 +128,12 @@ export function arcgisRestRoutes(ctx: ArcgisRestContext): Route[] {
     }
     // A form body counts against the server-wide budget (shared with SOAP) from before it is
     // read until the answer is built, as the parameters read from it live that long.
-    const release = await budget.reserveFor(req, limit);
-    if (release instanceof BudgetBusyError) return busy(release.message);
-    try {
+    return await budget.whileReserved(req, limit, (m) => restError(503, m), async () => {
       const form = await formParams(req, limit);
       if (!(form instanceof URLSearchParams)) return refusal(form);
       params = new RestParams(query, form);
       return reply(await rest.handle(path, params, urls), false);
-    } finally {
-      release();
-    }
+    });
   }
 
   return [

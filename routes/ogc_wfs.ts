@@ -11,13 +11,7 @@ import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWfs, exceptionReport, type WfsInput, type WfsReply } from "../map/wfs/mod.ts";
 import { WfsError } from "../map/wfs/mod.ts";
-import {
-  BodyBudget,
-  BodyTooLargeError,
-  BudgetBusyError,
-  declaredTooLarge,
-  limitBody,
-} from "./_body_budget.ts";
+import { BodyBudget, BodyTooLargeError, declaredTooLarge, limitBody } from "./_body_budget.ts";
 import { formParams } from "./arcgis_rest.ts";
 
 /** An XML body as text, or the status and message of its refusal. */
@@ -84,13 +78,7 @@ export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
         req.method === "HEAD",
       );
     }
-    const release = await budget.reserveFor(req, limit);
-    if (release instanceof BudgetBusyError) {
-      const res = refused(503, release.message);
-      res.headers.set("retry-after", "5");
-      return res;
-    }
-    try {
+    return await budget.whileReserved(req, limit, (m) => refused(503, m), async () => {
       let input: WfsInput;
       if (/^application\/x-www-form-urlencoded/i.test(req.headers.get("content-type") ?? "")) {
         const form = await formParams(req, limit);
@@ -104,9 +92,7 @@ export function ogcWfsRoutes(ctx: OgcWfsContext): Route[] {
         input = text.trim() === "" ? { query } : { xml: text };
       }
       return response(await answerWfs(ctx.maps, name, input, urls, opts));
-    } finally {
-      release();
-    }
+    });
   };
 
   return [

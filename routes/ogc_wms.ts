@@ -11,7 +11,7 @@ import { type Face, type Route, route, type RouteHandler } from "./router.ts";
 import type { MapServer, RequestUrls } from "../map/mod.ts";
 import { answerWms, exceptionReport, negotiateVersion, type WmsReply } from "../map/wms/mod.ts";
 import { WmsError } from "../map/wms/mod.ts";
-import { BodyBudget, BudgetBusyError } from "./_body_budget.ts";
+import { BodyBudget } from "./_body_budget.ts";
 import { formParams } from "./arcgis_rest.ts";
 
 /** What the WMS routes need from the application. */
@@ -64,22 +64,14 @@ export function ogcWmsRoutes(ctx: OgcWmsContext): Route[] {
     if (req.method !== "POST") {
       return response(await answerWms(ctx.maps, name, query, urls, opts), req.method === "HEAD");
     }
-    const release = await budget.reserveFor(req, limit);
-    if (release instanceof BudgetBusyError) {
-      const res = refused(503, release.message, query);
-      res.headers.set("retry-after", "5");
-      return res;
-    }
-    try {
+    return await budget.whileReserved(req, limit, (m) => refused(503, m, query), async () => {
       const form = await formParams(req, limit);
       if (!(form instanceof URLSearchParams)) return refused(form.status, form.message, query);
       // The form's parameters, then the query's for what the form leaves out.
       const all = new URLSearchParams(form);
       for (const [k, v] of query) all.append(k, v);
       return response(await answerWms(ctx.maps, name, all, urls, opts));
-    } finally {
-      release();
-    }
+    });
   };
 
   return [
