@@ -429,6 +429,9 @@ restTest("REST query: GET and POST forms agree; bad input is a 400 ArcGIS error"
     [{ objectIds: "1e0" }, /'objectIds'.*1e0/],
     [{ objectIds: "1.0" }, /'objectIds'/],
     [{ resultOffset: "0x10" }, /'resultOffset'/],
+    // Past 2^53 a number is no longer whole-number exact, and SQLite refused the offset (a 500).
+    [{ resultOffset: "99999999999999999999" }, /'resultOffset'.*at most 9007199254740991/],
+    [{ resultRecordCount: "99999999999999999999" }, /'resultRecordCount'.*at most/],
     [{ geometry: "0x1,2" }, /'geometry'/],
     [{ maxAllowableOffset: "Infinity" }, /'maxAllowableOffset'/],
     [{ orderByFields: "POP SIDEWAYS" }, /'orderByFields'/],

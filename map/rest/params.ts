@@ -144,8 +144,12 @@ export class RestParams {
       : opts.max !== undefined
       ? ` of at most ${opts.max}`
       : "";
+    if (opts.integer && n > Number.MAX_SAFE_INTEGER && n !== Infinity) {
+      // Past 2^53 a whole number is no longer exact, and no count, offset or id is that large.
+      throw invalid(name, `${what} of at most ${Number.MAX_SAFE_INTEGER}`, raw);
+    }
     if (
-      !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
+      !Number.isFinite(n) || (opts.integer && !Number.isSafeInteger(n)) ||
       (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)
     ) {
       throw invalid(name, what + bounds, raw);
@@ -183,7 +187,7 @@ export class RestParams {
     return items.map((item) => {
       const n = decimalNumber(item, opts.integer);
       if (
-        !Number.isFinite(n) || (opts.integer && !Number.isInteger(n)) ||
+        !Number.isFinite(n) || (opts.integer && !Number.isSafeInteger(n)) ||
         (opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)
       ) {
         throw invalid(
