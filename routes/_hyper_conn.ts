@@ -70,6 +70,27 @@ export function responseBodySize(res: Response): number | undefined {
   return typeof body?.length === "number" ? body.length : undefined;
 }
 
+/**
+ * True when the response's body is bytes, a string or a Blob (or absent), so
+ * that `res.bytes()` reads it at once; false for a stream. Unlike
+ * {@link responseBodySize} it stays true once the headers were touched (that
+ * moves a string body out of the fast slot).
+ *
+ * @example
+ * ```ts
+ * const res = new Response("hi");
+ * res.headers.set("x-a", "1");
+ * hasStaticBody(res); // true
+ * ```
+ */
+export function hasStaticBody(res: Response): boolean {
+  if (responseBodySize(res) !== undefined) return true;
+  // deno-lint-ignore no-explicit-any
+  const source = (res as any)[INNER!]?.body?.source;
+  return typeof source === "string" || source instanceof Uint8Array ||
+    source instanceof ArrayBuffer;
+}
+
 function lookup(): ServeOnConnection | undefined {
   // deno-lint-ignore no-explicit-any
   const d = Deno as any;
