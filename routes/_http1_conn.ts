@@ -443,7 +443,9 @@ class _Http1Connection {
         keepAlive = await this.#writeStream(res, head, keepAlive);
       }
     } catch (err) {
-      reject(err instanceof Deno.errors.Interrupted ? err : new Deno.errors.Interrupted(String(err)));
+      reject(
+        err instanceof Deno.errors.Interrupted ? err : new Deno.errors.Interrupted(String(err)),
+      );
       this.close();
       return false;
     }

@@ -56,16 +56,20 @@ function answers(text: string): string[] {
   return text.split(/(?=HTTP\/1\.1 \d{3} )/).filter((s) => s !== "");
 }
 
-const GET = (path: string, extra = "") => `GET ${path} HTTP/1.1\r\nhost: example.org\r\n${extra}\r\n`;
+const GET = (path: string, extra = "") =>
+  `GET ${path} HTTP/1.1\r\nhost: example.org\r\n${extra}\r\n`;
 
 Deno.test("http1: answers of 1 KB, 64 KB and a PNG's size leave in one write of head and body", async () => {
   for (const size of [1024, 65536, 180_000]) {
     const body = new Uint8Array(size).map((_, i) => i % 251);
     for (const asString of [false, true]) {
-      const conn = await serve([GET("/x", "connection: close\r\n")], () =>
-        asString
-          ? new Response("é".repeat(size / 2), { headers: { "x-test": "1" } })
-          : new Response(body, { headers: { "content-type": "image/png" } }));
+      const conn = await serve(
+        [GET("/x", "connection: close\r\n")],
+        () =>
+          asString
+            ? new Response("é".repeat(size / 2), { headers: { "x-test": "1" } })
+            : new Response(body, { headers: { "content-type": "image/png" } }),
+      );
       assert.equal(conn.writes.length, 1, `${size} B ${asString ? "string" : "bytes"}`);
       const text = dec.decode(conn.writes[0]);
       const headEnd = conn.writes[0].indexOf(13, text.indexOf("\r\n\r\n"));
@@ -202,7 +206,10 @@ Deno.test("http1: malformed requests get 400, 431 or 505 and the connection clos
     ["POST / HTTP/1.1\r\nhost: x\r\ncontent-length: -1\r\n\r\n", 400],
     ["POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: gzip, chunked\r\n\r\n", 400],
     ["POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: identity\r\n\r\n", 400],
-    ["POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\ntransfer-encoding: chunked\r\n\r\n", 400],
+    [
+      "POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\ntransfer-encoding: chunked\r\n\r\n",
+      400,
+    ],
     ["POST / HTTP/1.0\r\ntransfer-encoding: chunked\r\n\r\n", 400],
     [`GET / HTTP/1.1\r\nhost: x\r\nx-big: ${"a".repeat(70 * 1024)}\r\n\r\n`, 431],
     [`GET / HTTP/1.1\r\nhost: x\r\n${"x-a: 1\r\n".repeat(101)}\r\n`, 431],
@@ -226,7 +233,8 @@ Deno.test("http1: malformed requests get 400, 431 or 505 and the connection clos
 Deno.test("http1: a malformed chunked body fails the handler's read and closes the connection", async () => {
   const errors: string[] = [];
   const conn = await serve([
-    "POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n" + GET("/b"),
+    "POST / HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n" +
+    GET("/b"),
   ], async (req) => {
     try {
       await req.text();
