@@ -437,7 +437,7 @@ class _Http1Connection {
         if (bytes === null) await res.body?.cancel().catch(() => {});
         const send = isHead || noBody(res.status) ? null : bytes;
         await this.#writeAll(
-          this.#headBytes(res, head, keepAlive, bytes?.length ?? (isHead ? undefined : 0), send),
+          this.#headBytes(res, head, keepAlive, this.#length(res, bytes, isHead), send),
         );
       } else {
         keepAlive = await this.#writeStream(res, head, keepAlive);
@@ -504,7 +504,7 @@ class _Http1Connection {
     if (!keepAlive) s += "connection: close\r\n";
     else if (head.http10) s += "connection: keep-alive\r\n";
     if (chunked) s += "transfer-encoding: chunked\r\n";
-    else if (length !== undefined && status !== 204 && !(status === 304 && length === 0)) {
+    else if (length !== undefined && status !== 204) {
       s += `content-length: ${length}\r\n`;
     }
     s += "\r\n";
@@ -512,6 +512,17 @@ class _Http1Connection {
     const { bytes, at } = latin1Bytes(s, extra);
     if (body !== null) bytes.set(body, at);
     return bytes;
+  }
+
+  /**
+   * The `Content-Length` of an answer of `bytes`; without a body, a HEAD's or
+   * a 304's is the one the handler gave (the GET's), if any.
+   */
+  #length(res: Response, bytes: Uint8Array | null, isHead: boolean): number | undefined {
+    if (bytes !== null) return bytes.length;
+    if (!isHead && res.status !== 304) return 0;
+    const given = res.headers.get("content-length");
+    return given !== null && /^\d{1,15}$/.test(given) ? Number(given) : undefined;
   }
 
   /** Writes a streamed body; the head leaves with its first chunk. False: close after it. */
