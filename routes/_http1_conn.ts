@@ -21,7 +21,7 @@
  * @module
  */
 import type { ConnHandler, ConnServer } from "./_hyper_conn.ts";
-import { hasStaticBody } from "./_hyper_conn.ts";
+import { hasStaticBody, staticBody } from "./_hyper_conn.ts";
 
 /** What the server needs of a connection (`Deno.Conn` has it; a test can record the writes). */
 export interface Http1Conn {
@@ -137,14 +137,12 @@ function httpDate(): string {
 
 /** Latin-1 bytes of `s` (header values are byte strings), fast for ASCII. */
 function latin1Bytes(s: string, extra: number): { bytes: Uint8Array; at: number } {
-  // deno-lint-ignore no-control-regex
-  if (!/[^\x00-\x7f]/.test(s)) {
-    const bytes = new Uint8Array(s.length + extra);
-    ENCODER.encodeInto(s, bytes);
-    return { bytes, at: s.length };
-  }
   const bytes = new Uint8Array(s.length + extra);
-  for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
+  const { read, written } = ENCODER.encodeInto(s, bytes);
+  // All ASCII when each character took one byte; else byte strings are written byte by byte.
+  if (read !== s.length || written !== s.length) {
+    for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
+  }
   return { bytes, at: s.length };
 }
 
@@ -424,17 +422,24 @@ class _Http1Connection {
       res = await this.#errorResponse(err);
     }
     body.answered = true;
-    const isStatic = hasStaticBody(res);
+    const given = staticBody(res);
     const isHead = head.method === "HEAD";
     let keepAlive = head.keepAlive && !body.failed &&
       !(res.headers.get("connection") ?? "").toLowerCase().includes("close");
     // A client still waiting for a 100 Continue may or may not send its body: not knowable.
     if (body.awaitingContinue) keepAlive = false;
     try {
-      if (isStatic || isHead || noBody(res.status)) {
-        // A HEAD answer keeps the length of the GET's body (bytes, not a string's length).
-        const bytes = res.body === null || !isStatic ? null : await res.bytes();
-        if (bytes === null) await res.body?.cancel().catch(() => {});
+      if (given !== undefined || hasStaticBody(res) || isHead || noBody(res.status)) {
+        // Bytes and strings are taken as given (no stream); a Blob is read whole. A HEAD
+        // answer keeps the length of the GET's body (bytes, not a string's length).
+        const bytes = typeof given === "string"
+          ? ENCODER.encode(given)
+          : given !== undefined
+          ? given
+          : hasStaticBody(res)
+          ? await res.bytes()
+          : null;
+        if (given === undefined && bytes === null) await res.body?.cancel().catch(() => {});
         const send = isHead || noBody(res.status) ? null : bytes;
         await this.#writeAll(
           this.#headBytes(res, head, keepAlive, this.#length(res, bytes, isHead), send),

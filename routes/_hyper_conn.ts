@@ -84,11 +84,30 @@ export function responseBodySize(res: Response): number | undefined {
  * ```
  */
 export function hasStaticBody(res: Response): boolean {
-  if (responseBodySize(res) !== undefined) return true;
+  return staticBody(res) !== undefined || responseBodySize(res) !== undefined;
+}
+
+/**
+ * The body of a response given as bytes or a string, as it was given (not
+ * consumed: for a server that writes it out itself, without the stream
+ * `res.bytes()` would build); null without a body; undefined otherwise (a
+ * stream, a Blob, a body already read).
+ *
+ * @example
+ * ```ts
+ * staticBody(new Response("hi")); // "hi"
+ * ```
+ */
+export function staticBody(res: Response): Uint8Array | string | null | undefined {
   // deno-lint-ignore no-explicit-any
-  const source = (res as any)[INNER!]?.body?.source;
-  return typeof source === "string" || source instanceof Uint8Array ||
-    source instanceof ArrayBuffer;
+  const r = res as any;
+  const fast = r[FAST_BODY!];
+  if (typeof fast === "string" || fast instanceof Uint8Array) return fast;
+  const body = r[INNER!]?.body;
+  if (body === null) return null;
+  if (body?.streamOrStatic?.consumed !== false) return undefined;
+  const source = body.source;
+  return typeof source === "string" || source instanceof Uint8Array ? source : undefined;
 }
 
 function lookup(): ServeOnConnection | undefined {
