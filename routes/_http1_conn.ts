@@ -532,28 +532,34 @@ class _Http1Connection {
 
   /** Writes a streamed body; the head leaves with its first chunk. False: close after it. */
   async #writeStream(res: Response, head: Head, keepAlive: boolean): Promise<boolean> {
-    const chunked = !head.http10;
-    // HTTP/1.0 has no chunks: the body ends with the connection.
-    if (!chunked) keepAlive = false;
+    // A length the handler gave frames the body; else chunks (HTTP/1.1) or, as HTTP/1.0 has
+    // no chunks, the connection's end.
+    const given = res.headers.get("content-length");
+    const length = given !== null && /^\d{1,15}$/.test(given) ? Number(given) : undefined;
+    const chunked = length === undefined && !head.http10;
+    if (length === undefined && !chunked) keepAlive = false;
     const reader = res.body!.getReader();
     try {
       let r = await reader.read();
-      let first = r.done ? new Uint8Array(0) : r.value;
-      while (!r.done && first.length === 0) {
-        r = await reader.read();
-        first = r.done ? new Uint8Array(0) : r.value;
-      }
+      while (!r.done && r.value.length === 0) r = await reader.read();
       if (r.done) {
+        if (length !== undefined && length !== 0) throw new Error("The body ended early.");
         await this.#writeAll(this.#headBytes(res, head, keepAlive, 0, null));
         return keepAlive;
       }
+      let sent = r.value.length;
       await this.#writeAll(
-        this.#headBytes(res, head, keepAlive, undefined, frame(first, chunked), chunked),
+        this.#headBytes(res, head, keepAlive, length, frame(r.value, chunked), chunked),
       );
       while (true) {
         r = await reader.read();
         if (r.done) break;
+        sent += r.value.length;
         if (r.value.length > 0) await this.#writeAll(frame(r.value, chunked));
+      }
+      // A body longer or shorter than its length cannot be framed: the connection is cut.
+      if (length !== undefined && sent !== length) {
+        throw new Error(`The body had ${sent} bytes, not its Content-Length of ${length}.`);
       }
       if (chunked) await this.#writeAll(ENCODER.encode("0\r\n\r\n"));
       return keepAlive;

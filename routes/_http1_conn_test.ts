@@ -323,6 +323,24 @@ Deno.test("http1: a streamed body leaves its head with the first chunk, then chu
   conn = await serve(["GET /s HTTP/1.0\r\n\r\n"], () => new Response(stream()));
   assert.match(conn.text, /connection: close\r\n\r\nfirstsecond$/);
   assert.doesNotMatch(conn.text, /transfer-encoding/);
+  // A length given by the handler frames the stream (and keeps an HTTP/1.0 connection).
+  conn = await serve(
+    ["GET /s HTTP/1.0\r\nconnection: keep-alive\r\n\r\n", GET("/n", "connection: close\r\n")],
+    () => new Response(stream(), { headers: { "content-length": "11" } }),
+  );
+  assert.match(
+    conn.writes[0].length > 0 ? dec.decode(conn.writes[0]) : "",
+    /content-length: 11\r\n\r\nfirst$/,
+  );
+  assert.equal(answers(conn.text).length, 2);
+  assert.doesNotMatch(conn.text, /transfer-encoding/);
+  // A stream longer than its length is cut: the connection closes, no second answer.
+  conn = await serve(
+    [GET("/s"), GET("/n")],
+    () => new Response(stream(), { headers: { "content-length": "7" } }),
+  );
+  assert.equal(answers(conn.text).length, 1);
+  assert.ok(conn.closed);
 });
 
 Deno.test("http1: a throwing handler gets onError's answer; info.completed settles", async () => {
