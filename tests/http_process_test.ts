@@ -117,7 +117,7 @@ for (const engine of HTTP_ENGINES) {
     },
   });
 }
-Deno.test("process: bad timeout and connection-cap flags are usage errors", async () => {
+Deno.test("process: bad timeout, connection-cap and engine flags are usage errors", async () => {
   for (
     const [flag, value] of [
       ["--header-timeout", "0"],
@@ -126,6 +126,7 @@ Deno.test("process: bad timeout and connection-cap flags are usage errors", asyn
       ["--shutdown-timeout", ""],
       ["--max-connections", "0"],
       ["--max-connections", "1.5"],
+      ["--http-engine", "fast"],
     ]
   ) {
     const out = await new Deno.Command(Deno.execPath(), {

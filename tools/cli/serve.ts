@@ -81,7 +81,8 @@ export const SERVE_FLAGS = {
   "http-engine": textFlag(
     "E",
     "hyper, or js behind a load balancer that retries (nginx): each answer leaves in one " +
-      "write, so a killed replica never leaves half an answer (see docs/operations.md).",
+      "write, so a killed replica never leaves half an answer; js serves cheap answers at " +
+      "about half hyper's rate (docs/operations.md).",
     { default: "hyper", must: [/^(hyper|js)$/, '"hyper" or "js"'] },
   ),
   "max-connections": numberFlag(
