@@ -105,6 +105,11 @@ const REASONS: Record<number, string> = {
   505: "HTTP Version Not Supported",
 };
 
+/** Methods `new Request` refuses, and those it upper-cases. */
+const FORBIDDEN = new Set(["CONNECT", "TRACE", "TRACK"]);
+const NORMALIZED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+const UTF8 = new TextDecoder();
+
 /** A request the connection refuses before any handler sees it. */
 class Refusal {
   constructor(readonly status: number, readonly detail: string) {}
@@ -379,6 +384,11 @@ class _Http1Connection {
     } else if (method.toUpperCase() === "CONNECT") {
       throw new Refusal(400, "CONNECT needs an authority (host:port) as its target.");
     }
+    // The head was read as Latin-1; a target's other bytes are UTF-8, as hyper reads them.
+    // deno-lint-ignore no-control-regex
+    if (/[^\x00-\x7f]/.test(path)) {
+      path = UTF8.decode(Uint8Array.from(path, (ch) => ch.charCodeAt(0)));
+    }
     const url = `http://${host || "localhost"}${path}`;
     if (!URL.canParse(url)) throw new Refusal(400, "Malformed Host or request target.");
     const body = chunked ? "chunked" as const : length === undefined ? 0 : Number(length);
@@ -471,17 +481,18 @@ class _Http1Connection {
   /** The handler's Request; null when the headers are not acceptable to `Headers`. */
   #request(head: Head, body: _RequestBody): Request | null {
     const m = head.method.toUpperCase();
-    const forbidden = m === "CONNECT" || m === "TRACE" || m === "TRACK";
-    const withBody = head.body !== 0 && m !== "GET" && m !== "HEAD";
+    const withBody = head.body !== 0 && head.method !== "GET" && head.method !== "HEAD";
+    // `Request` refuses CONNECT, TRACE and TRACK and upper-cases "get", "post", ...: such a
+    // request is built as POST and given its method as sent, as hyper passes it on (the
+    // application answers them; DRF, case-sensitive, refuses "get" with a 405).
+    const keep = m !== head.method && NORMALIZED.has(m) || FORBIDDEN.has(m);
     try {
       const req = new Request(head.url, {
-        // `Request` refuses CONNECT, TRACE and TRACK: built as POST and given its real method
-        // below, so that the application can answer them (hyper passes them on too).
-        method: forbidden ? "POST" : head.method,
+        method: keep ? "POST" : head.method,
         headers: head.headers,
         body: withBody ? body.stream() : null,
       });
-      if (forbidden) Object.defineProperty(req, "method", { value: head.method });
+      if (keep) Object.defineProperty(req, "method", { value: head.method });
       return req;
     } catch {
       return null;

@@ -256,15 +256,20 @@ Deno.test("http1: absolute-form targets, forbidden methods and the URL", async (
     "TRACE /t HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\nhi",
     "CONNECT 127.0.0.1:8443 HTTP/1.1\r\nhost: x\r\n\r\n",
     "brew /pot HTTP/1.1\r\nhost: x\r\n\r\n",
-  ], (req) => {
-    seen.push(`${req.method} ${req.url}`);
+    "get /p?q=é HTTP/1.1\r\nhost: x\r\n\r\n",
+    "post /p HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\n\r\nhi",
+  ], async (req) => {
+    seen.push(`${req.method} ${req.url}${req.body ? ` ${await req.text()}` : ""}`);
     return new Response("ok");
   });
   assert.deepEqual(seen, [
     "GET http://other.example:8080/p?q=1",
-    "TRACE http://x/t",
+    "TRACE http://x/t hi",
     "CONNECT http://127.0.0.1:8443/",
     "brew http://x/pot",
+    // As hyper passes them: the method as sent, the target's bytes as UTF-8.
+    "get http://x/p?q=%C3%A9",
+    "post http://x/p hi",
   ]);
 });
 
