@@ -22,6 +22,16 @@
  */
 import type { ConnHandler, ConnServer } from "./_hyper_conn.ts";
 import { hasStaticBody, staticBody } from "./_hyper_conn.ts";
+import { HeadRefusal, latin1Text, parseRequestHead, type RequestHead } from "./_http1_head.ts";
+import { type BodySource, RequestBody } from "./_http1_body.ts";
+import {
+  contentLength,
+  frame,
+  httpDate,
+  noBody,
+  REASONS,
+  responseBytes,
+} from "./_http1_response.ts";
 
 /** What the server needs of a connection (`Deno.Conn` has it; a test can record the writes). */
 export interface Http1Conn {
@@ -52,113 +62,12 @@ export const HTTP1_LIMITS: Http1Limits = {
 const READ_SIZE = 64 * 1024;
 /** First size of a connection's head buffer (grows up to the head limit). */
 const HEAD_BUFFER = 8 * 1024;
-/** A chunk-size line or a trailer section longer than this is a bad request. */
-const MAX_CHUNK_LINE = 4 * 1024;
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const BAD_VALUE = /[\0\r\n]/;
-const BAD_TARGET = /[\0-\x20\x7f]/;
 const ENCODER = new TextEncoder();
-
-/** Canonical reason phrases (as hyper writes them). */
-const REASONS: Record<number, string> = {
-  100: "Continue",
-  101: "Switching Protocols",
-  200: "OK",
-  201: "Created",
-  202: "Accepted",
-  203: "Non-Authoritative Information",
-  204: "No Content",
-  205: "Reset Content",
-  206: "Partial Content",
-  300: "Multiple Choices",
-  301: "Moved Permanently",
-  302: "Found",
-  303: "See Other",
-  304: "Not Modified",
-  307: "Temporary Redirect",
-  308: "Permanent Redirect",
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  406: "Not Acceptable",
-  408: "Request Timeout",
-  409: "Conflict",
-  410: "Gone",
-  411: "Length Required",
-  412: "Precondition Failed",
-  413: "Payload Too Large",
-  414: "URI Too Long",
-  415: "Unsupported Media Type",
-  416: "Range Not Satisfiable",
-  417: "Expectation Failed",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  431: "Request Header Fields Too Large",
-  500: "Internal Server Error",
-  501: "Not Implemented",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-  505: "HTTP Version Not Supported",
-};
 
 /** Methods `new Request` refuses, and those it upper-cases. */
 const FORBIDDEN = new Set(["CONNECT", "TRACE", "TRACK"]);
 const NORMALIZED = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
-const UTF8 = new TextDecoder();
-
-/** A request the connection refuses before any handler sees it. */
-class Refusal {
-  constructor(readonly status: number, readonly detail: string) {}
-}
-
-/** A parsed request head. */
-interface Head {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  http10: boolean;
-  keepAlive: boolean;
-  /** Body length, "chunked", or 0 for none. */
-  body: number | "chunked";
-  expectContinue: boolean;
-}
-
-let dateSecond = 0;
-let dateText = "";
-/** The `Date` header's value, computed once a second. */
-function httpDate(): string {
-  const now = Date.now();
-  const s = Math.floor(now / 1000);
-  if (s !== dateSecond) {
-    dateSecond = s;
-    dateText = new Date(now).toUTCString();
-  }
-  return dateText;
-}
-
-/** Latin-1 bytes of `s` (header values are byte strings), fast for ASCII. */
-function latin1Bytes(s: string, extra: number): { bytes: Uint8Array; at: number } {
-  const bytes = new Uint8Array(s.length + extra);
-  const { read, written } = ENCODER.encodeInto(s, bytes);
-  // All ASCII when each character took one byte; else byte strings are written byte by byte.
-  if (read !== s.length || written !== s.length) {
-    for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 0xff;
-  }
-  return { bytes, at: s.length };
-}
-
-/** A Latin-1 string of `bytes` (a request head), fast for ASCII. */
-function latin1Text(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 8192) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
-  }
-  return s;
-}
 
 /**
  * Serves HTTP/1.x on one accepted connection, answering each response whose
@@ -183,7 +92,7 @@ export function serveHttp1Connection(
   return { finished: c.run(), abort: () => c.close() };
 }
 
-class _Http1Connection {
+class _Http1Connection implements BodySource {
   readonly #conn: Http1Conn;
   readonly #handler: ConnHandler;
   readonly #onError: (err: unknown) => Response | Promise<Response>;
@@ -217,11 +126,11 @@ class _Http1Connection {
   async run(): Promise<void> {
     try {
       while (!this.#closed) {
-        let head: Head | null;
+        let head: RequestHead | null;
         try {
           head = await this.#readHead();
         } catch (err) {
-          if (err instanceof Refusal) await this.#refuse(err);
+          if (err instanceof HeadRefusal) await this.#refuse(err);
           break;
         }
         if (head === null) break;
@@ -256,7 +165,7 @@ class _Http1Connection {
   }
 
   /** The next request's head; null when the client closed between requests. */
-  async #readHead(): Promise<Head | null> {
+  async #readHead(): Promise<RequestHead | null> {
     const max = this.#limits.maxHeadBytes;
     // Bytes from #start already searched for the head's end (#fill may move the buffer).
     let scanned = 0;
@@ -270,13 +179,15 @@ class _Http1Connection {
       }
       const end = this.#headEnd(this.#start + scanned);
       if (end >= 0) {
-        if (end - this.#start > max) throw new Refusal(431, "The request head is too large.");
+        if (end - this.#start > max) throw new HeadRefusal(431, "The request head is too large.");
         const text = latin1Text(this.#buf.subarray(this.#start, end));
         this.#start = end;
-        return this.#parseHead(text);
+        return parseRequestHead(text, this.#limits.maxHeaders);
       }
       scanned = Math.max(0, this.#end - this.#start - 3);
-      if (this.#end - this.#start > max) throw new Refusal(431, "The request head is too large.");
+      if (this.#end - this.#start > max) {
+        throw new HeadRefusal(431, "The request head is too large.");
+      }
       // The client closed, between requests or in a half-sent head: nothing to answer.
       if (!(await this.#fill())) return null;
     }
@@ -293,110 +204,8 @@ class _Http1Connection {
     return -1;
   }
 
-  #parseHead(text: string): Head {
-    const lines = text.split("\n");
-    // The last two are the blank line's parts.
-    lines.length -= 2;
-    for (let i = 0; i < lines.length; i++) {
-      const l = lines[i];
-      if (l.endsWith("\r")) lines[i] = l.slice(0, -1);
-    }
-    const parts = lines[0].split(" ");
-    if (parts.length !== 3) throw new Refusal(400, "Malformed request line.");
-    const [method, target, version] = parts;
-    if (!TOKEN.test(method)) throw new Refusal(400, "Malformed request method.");
-    if (target === "" || BAD_TARGET.test(target)) {
-      throw new Refusal(400, "Malformed request target.");
-    }
-    let http10: boolean;
-    if (version === "HTTP/1.1") http10 = false;
-    else if (version === "HTTP/1.0") http10 = true;
-    else if (/^HTTP\/\d\.\d$/.test(version)) {
-      throw new Refusal(505, `${version} is not supported; use HTTP/1.1.`);
-    } else throw new Refusal(400, "Malformed HTTP version.");
-    if (lines.length - 1 > this.#limits.maxHeaders) {
-      throw new Refusal(431, "Too many request headers.");
-    }
-    const headers: [string, string][] = [];
-    let host: string | undefined;
-    let length: string | undefined;
-    let chunked = false;
-    let te = false;
-    let keepAlive = !http10;
-    let expectContinue = false;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      const colon = line.indexOf(":");
-      if (colon <= 0) throw new Refusal(400, "Malformed request header.");
-      const name = line.slice(0, colon);
-      if (!TOKEN.test(name)) throw new Refusal(400, "Malformed request header name.");
-      const value = line.slice(colon + 1).trim();
-      if (BAD_VALUE.test(value)) throw new Refusal(400, "Malformed request header value.");
-      const lower = name.toLowerCase();
-      switch (lower) {
-        case "host":
-          if (host !== undefined) throw new Refusal(400, "More than one Host header.");
-          host = value;
-          break;
-        case "content-length":
-          if (length !== undefined || !/^\d{1,15}$/.test(value)) {
-            throw new Refusal(400, "Bad or repeated Content-Length.");
-          }
-          length = value;
-          break;
-        case "transfer-encoding":
-          if (te || value.toLowerCase() !== "chunked") {
-            throw new Refusal(400, "Only Transfer-Encoding: chunked is supported.");
-          }
-          te = chunked = true;
-          break;
-        case "connection":
-          for (const t of value.toLowerCase().split(",")) {
-            const token = t.trim();
-            if (token === "close") keepAlive = false;
-            else if (token === "keep-alive" && http10) keepAlive = true;
-          }
-          break;
-        case "expect":
-          if (value.toLowerCase() === "100-continue") expectContinue = !http10;
-          break;
-      }
-      headers.push([lower, value]);
-    }
-    if (length !== undefined && chunked) {
-      throw new Refusal(400, "Content-Length and Transfer-Encoding together.");
-    }
-    if (chunked && http10) throw new Refusal(400, "Transfer-Encoding in an HTTP/1.0 request.");
-    if (host === undefined && !http10) throw new Refusal(400, "Missing Host header.");
-    let path = target;
-    if (!target.startsWith("/")) {
-      const abs = /^https?:\/\/([^/?#]+)([^#]*)$/i.exec(target);
-      if (abs) {
-        host = abs[1];
-        path = abs[2] === "" ? "/" : abs[2];
-        if (!path.startsWith("/")) path = "/" + path;
-      } else if (method.toUpperCase() === "CONNECT" && /^[^/?#@]+:\d+$/.test(target)) {
-        host = target;
-        path = "/";
-      } else if (target === "*" && method.toUpperCase() === "OPTIONS") {
-        path = "/*";
-      } else throw new Refusal(400, "Malformed request target.");
-    } else if (method.toUpperCase() === "CONNECT") {
-      throw new Refusal(400, "CONNECT needs an authority (host:port) as its target.");
-    }
-    // The head was read as Latin-1; a target's other bytes are UTF-8, as hyper reads them.
-    // deno-lint-ignore no-control-regex
-    if (/[^\x00-\x7f]/.test(path)) {
-      path = UTF8.decode(Uint8Array.from(path, (ch) => ch.charCodeAt(0)));
-    }
-    const url = `http://${host || "localhost"}${path}`;
-    if (!URL.canParse(url)) throw new Refusal(400, "Malformed Host or request target.");
-    const body = chunked ? "chunked" as const : length === undefined ? 0 : Number(length);
-    return { method, url, headers, http10, keepAlive, body, expectContinue };
-  }
-
   /** Answers a refused request and closes. */
-  async #refuse(r: Refusal): Promise<void> {
+  async #refuse(r: HeadRefusal): Promise<void> {
     const body = JSON.stringify({ detail: r.detail });
     const head = `HTTP/1.1 ${r.status} ${REASONS[r.status]}\r\ncontent-type: application/json\r\n` +
       `connection: close\r\ncontent-length: ${body.length}\r\ndate: ${httpDate()}\r\n\r\n`;
@@ -414,11 +223,11 @@ class _Http1Connection {
   }
 
   /** One request and its answer; true when the connection may serve another. */
-  async #exchange(head: Head): Promise<boolean> {
-    const body = new _RequestBody(this, head);
+  async #exchange(head: RequestHead): Promise<boolean> {
+    const body = new RequestBody(this, head);
     const req = this.#request(head, body);
     if (req === null) {
-      await this.#refuse(new Refusal(400, "Malformed request header."));
+      await this.#refuse(new HeadRefusal(400, "Malformed request header."));
       return false;
     }
     const { promise: completed, resolve, reject } = Promise.withResolvers<void>();
@@ -452,7 +261,7 @@ class _Http1Connection {
         if (given === undefined && bytes === null) await res.body?.cancel().catch(() => {});
         const send = isHead || noBody(res.status) ? null : bytes;
         await this.#writeAll(
-          this.#headBytes(res, head, keepAlive, this.#length(res, bytes, isHead), send),
+          responseBytes(res, head.http10, keepAlive, contentLength(res, bytes, isHead), send),
         );
       } else {
         keepAlive = await this.#writeStream(res, head, keepAlive);
@@ -479,7 +288,7 @@ class _Http1Connection {
   }
 
   /** The handler's Request; null when the headers are not acceptable to `Headers`. */
-  #request(head: Head, body: _RequestBody): Request | null {
+  #request(head: RequestHead, body: RequestBody): Request | null {
     const m = head.method.toUpperCase();
     const withBody = head.body !== 0 && head.method !== "GET" && head.method !== "HEAD";
     // `Request` refuses CONNECT, TRACE and TRACK and upper-cases "get", "post", ...: such a
@@ -499,50 +308,8 @@ class _Http1Connection {
     }
   }
 
-  /** A response head (and `body` after it, in the same buffer). */
-  #headBytes(
-    res: Response,
-    head: Head,
-    keepAlive: boolean,
-    length: number | undefined,
-    body: Uint8Array | null,
-    chunked = false,
-  ): Uint8Array {
-    const status = res.status;
-    let s = `HTTP/1.1 ${status} ${REASONS[status] ?? res.statusText}\r\n`;
-    let hasDate = false;
-    for (const [k, v] of res.headers) {
-      if (k === "content-length" || k === "transfer-encoding" || k === "connection") continue;
-      if (k === "date") hasDate = true;
-      s += `${k}: ${v}\r\n`;
-    }
-    if (!hasDate) s += `date: ${httpDate()}\r\n`;
-    if (!keepAlive) s += "connection: close\r\n";
-    else if (head.http10) s += "connection: keep-alive\r\n";
-    if (chunked) s += "transfer-encoding: chunked\r\n";
-    else if (length !== undefined && status !== 204) {
-      s += `content-length: ${length}\r\n`;
-    }
-    s += "\r\n";
-    const extra = body?.length ?? 0;
-    const { bytes, at } = latin1Bytes(s, extra);
-    if (body !== null) bytes.set(body, at);
-    return bytes;
-  }
-
-  /**
-   * The `Content-Length` of an answer of `bytes`; without a body, a HEAD's or
-   * a 304's is the one the handler gave (the GET's), if any.
-   */
-  #length(res: Response, bytes: Uint8Array | null, isHead: boolean): number | undefined {
-    if (bytes !== null) return bytes.length;
-    if (!isHead && res.status !== 304) return 0;
-    const given = res.headers.get("content-length");
-    return given !== null && /^\d{1,15}$/.test(given) ? Number(given) : undefined;
-  }
-
   /** Writes a streamed body; the head leaves with its first chunk. False: close after it. */
-  async #writeStream(res: Response, head: Head, keepAlive: boolean): Promise<boolean> {
+  async #writeStream(res: Response, head: RequestHead, keepAlive: boolean): Promise<boolean> {
     // A length the handler gave frames the body; else chunks (HTTP/1.1) or, as HTTP/1.0 has
     // no chunks, the connection's end.
     const given = res.headers.get("content-length");
@@ -555,12 +322,12 @@ class _Http1Connection {
       while (!r.done && r.value.length === 0) r = await reader.read();
       if (r.done) {
         if (length !== undefined && length !== 0) throw new Error("The body ended early.");
-        await this.#writeAll(this.#headBytes(res, head, keepAlive, 0, null));
+        await this.#writeAll(responseBytes(res, head.http10, keepAlive, 0, null));
         return keepAlive;
       }
       let sent = r.value.length;
       await this.#writeAll(
-        this.#headBytes(res, head, keepAlive, length, frame(r.value, chunked), chunked),
+        responseBytes(res, head.http10, keepAlive, length, frame(r.value, chunked), chunked),
       );
       while (true) {
         r = await reader.read();
@@ -625,141 +392,5 @@ class _Http1Connection {
   /** Writes `bytes` (a 100 Continue) now. */
   send(bytes: Uint8Array): Promise<void> {
     return this.#writeAll(bytes);
-  }
-}
-
-/** True for statuses that never have a body. */
-function noBody(status: number): boolean {
-  return status === 204 || status === 304 || (status >= 100 && status < 200);
-}
-
-/** `data` as one chunk of a chunked body (or as it is). */
-function frame(data: Uint8Array, chunked: boolean): Uint8Array {
-  if (!chunked) return data;
-  const size = `${data.length.toString(16)}\r\n`;
-  const out = new Uint8Array(size.length + data.length + 2);
-  ENCODER.encodeInto(size, out);
-  out.set(data, size.length);
-  out[out.length - 2] = 13;
-  out[out.length - 1] = 10;
-  return out;
-}
-
-/** A request body as a stream read on demand, and its draining after the answer. */
-class _RequestBody {
-  readonly #conn: _Http1Connection;
-  readonly #head: Head;
-  /** Bytes of the body (or of the current chunk) still to come. */
-  #left: number;
-  #chunked: boolean;
-  #done: boolean;
-  #pending: Promise<Uint8Array | null> | null = null;
-  #continueSent = false;
-  /** The answer has been handed over. */
-  answered = false;
-  /** The body was malformed or cut: the connection cannot be reused. */
-  failed = false;
-
-  constructor(conn: _Http1Connection, head: Head) {
-    this.#conn = conn;
-    this.#head = head;
-    this.#chunked = head.body === "chunked";
-    this.#left = this.#chunked ? 0 : head.body as number;
-    this.#done = !this.#chunked && this.#left === 0;
-  }
-
-  /** True when the client waits for a 100 Continue it never got, with its body unsent. */
-  get awaitingContinue(): boolean {
-    return this.#head.expectContinue && !this.#continueSent && !this.#done;
-  }
-
-  /** The body as a stream with backpressure (read only when the application pulls). */
-  stream(): ReadableStream<Uint8Array> {
-    return new ReadableStream<Uint8Array>({
-      pull: async (controller) => {
-        try {
-          const chunk = await this.#next();
-          if (chunk === null) controller.close();
-          else controller.enqueue(chunk);
-        } catch (err) {
-          this.failed = true;
-          controller.error(err);
-        }
-      },
-    }, { highWaterMark: 0 });
-  }
-
-  /** The next piece of the body; null at its end. Serialized: one read at a time. */
-  #next(): Promise<Uint8Array | null> {
-    const p = (this.#pending ?? Promise.resolve(null)).catch(() => null).then(() => this.#read());
-    this.#pending = p;
-    return p;
-  }
-
-  async #read(): Promise<Uint8Array | null> {
-    if (this.#done) return null;
-    if (this.#head.expectContinue && !this.#continueSent && !this.answered) {
-      this.#continueSent = true;
-      await this.#conn.send(ENCODER.encode("HTTP/1.1 100 Continue\r\n\r\n"));
-    }
-    if (this.#chunked && this.#left === 0) {
-      if (!(await this.#nextChunk())) return null;
-    }
-    const data = await this.#conn.readSome(this.#left);
-    if (data === null) throw new Error("The request body was cut short.");
-    this.#left -= data.length;
-    if (this.#left === 0 && !this.#chunked) this.#done = true;
-    if (this.#left === 0 && this.#chunked) {
-      const end = await this.#conn.readLine(2);
-      if (end !== "") throw new Error("A chunk of the request body lacks its CRLF.");
-    }
-    return data;
-  }
-
-  /** Reads a chunk-size line; false at the last chunk (after its trailers). */
-  async #nextChunk(): Promise<boolean> {
-    const line = await this.#conn.readLine(MAX_CHUNK_LINE);
-    if (line === null) throw new Error("The request body was cut short.");
-    const m = /^([0-9a-fA-F]{1,12})[ \t]*(;.*)?$/.exec(line);
-    if (!m) throw new Error("Malformed chunk size in the request body.");
-    const size = parseInt(m[1], 16);
-    if (size > 0) {
-      this.#left = size;
-      return true;
-    }
-    // Trailers, up to a blank line; dropped (the application has read the headers long ago).
-    let trailers = 0;
-    while (true) {
-      const t = await this.#conn.readLine(MAX_CHUNK_LINE);
-      if (t === null) throw new Error("The request body was cut short.");
-      if (t === "") break;
-      trailers += t.length;
-      if (trailers > MAX_CHUNK_LINE || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+:/.test(t)) {
-        throw new Error("Malformed trailers in the request body.");
-      }
-    }
-    this.#done = true;
-    return false;
-  }
-
-  /**
-   * After the answer: reads and drops what the application left unread, up
-   * to `maxBytes`. True when the body ended so the next request can be read.
-   */
-  async finish(maxBytes: number): Promise<boolean> {
-    try {
-      await this.#pending?.catch(() => {});
-      if (this.failed) return false;
-      let dropped = 0;
-      while (!this.#done) {
-        const chunk = await this.#next();
-        if (chunk === null) break;
-        dropped += chunk.length;
-        if (dropped > maxBytes) return false;
-      }
-      return true;
-    } catch {
-      return false;
-    }
   }
 }
