@@ -70,6 +70,46 @@ export function responseBodySize(res: Response): number | undefined {
   return typeof body?.length === "number" ? body.length : undefined;
 }
 
+/**
+ * True when the response's body is bytes, a string or a Blob (or absent), so
+ * that `res.bytes()` reads it at once; false for a stream. Unlike
+ * {@link responseBodySize} it stays true once the headers were touched (that
+ * moves a string body out of the fast slot).
+ *
+ * @example
+ * ```ts
+ * const res = new Response("hi");
+ * res.headers.set("x-a", "1");
+ * hasStaticBody(res); // true
+ * ```
+ */
+export function hasStaticBody(res: Response): boolean {
+  return staticBody(res) !== undefined || responseBodySize(res) !== undefined;
+}
+
+/**
+ * The body of a response given as bytes or a string, as it was given (not
+ * consumed: for a server that writes it out itself, without the stream
+ * `res.bytes()` would build); null without a body; undefined otherwise (a
+ * stream, a Blob, a body already read).
+ *
+ * @example
+ * ```ts
+ * staticBody(new Response("hi")); // "hi"
+ * ```
+ */
+export function staticBody(res: Response): Uint8Array | string | null | undefined {
+  // deno-lint-ignore no-explicit-any
+  const r = res as any;
+  const fast = r[FAST_BODY!];
+  if (typeof fast === "string" || fast instanceof Uint8Array) return fast;
+  const body = r[INNER!]?.body;
+  if (body === null) return null;
+  if (body?.streamOrStatic?.consumed !== false) return undefined;
+  const source = body.source;
+  return typeof source === "string" || source instanceof Uint8Array ? source : undefined;
+}
+
 function lookup(): ServeOnConnection | undefined {
   // deno-lint-ignore no-explicit-any
   const d = Deno as any;

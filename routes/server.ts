@@ -1,6 +1,7 @@
 /**
  * The HTTP server: our own accept loop on `Deno.listen` handing each
- * connection to Deno's hyper server (see `_hyper_conn.ts` for why), so that
+ * connection to Deno's hyper server (see `_hyper_conn.ts` for why) or to our own
+ * HTTP/1.1 writer (`_http1_conn.ts`, option `engine: "js"`), so that
  *
  * - an accept error (EMFILE at the open-file limit, ...) is logged and
  *   retried after a back-off (50 ms doubling to 1 s), never fatal;
@@ -33,6 +34,7 @@ import {
   isForbiddenMethod,
   withBodyDeadline,
 } from "./_body_deadline.ts";
+import { serveHttp1Connection } from "./_http1_conn.ts";
 import { defaultMaxConnections } from "./_conn_limit.ts";
 import { EventLog } from "./_event_log.ts";
 import { acceptConnections } from "./_accept_loop.ts";
@@ -71,11 +73,22 @@ export interface ServeHttpOptions {
   maxConnections?: number;
   /** The 408 sent when a body timed out (default: JSON `{"detail": ...}`). */
   bodyTimeoutResponse?: (req: Request, message: string) => Response;
+  /**
+   * Who speaks HTTP/1.1 on each connection (default "hyper"): Deno's hyper,
+   * or "js" (`_http1_conn.ts`), which writes each answer given as bytes or a
+   * string in one write, so a killed process never leaves half an answer.
+   */
+  engine?: HttpEngine;
   /** Where log lines go (default `console.error`). */
   log?: (line: string) => void;
   /** Shortest gap between two log lines of one kind (default 10 s). */
   logIntervalMs?: number;
 }
+
+/** The HTTP/1.1 implementations {@link serveHttp} can run. */
+export const HTTP_ENGINES = ["hyper", "js"] as const;
+/** One of {@link HTTP_ENGINES}. */
+export type HttpEngine = typeof HTTP_ENGINES[number];
 
 /** A listening server. */
 export interface HttpServer {
@@ -232,6 +245,7 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
   const idleMs = opts.idleTimeoutMs ?? SERVER_DEFAULTS.idleTimeoutMs;
   const shutdownMs = opts.shutdownTimeoutMs ?? SERVER_DEFAULTS.shutdownTimeoutMs;
   const max = opts.maxConnections ?? defaultMaxConnections();
+  const engine = opts.engine ?? "hyper";
   const onError = opts.onError ?? (() => new Response(null, { status: 500 }));
   const events = new EventLog(
     opts.log ?? ((line) => console.error(line)),
@@ -252,7 +266,14 @@ export function serveHttp(opts: ServeHttpOptions): HttpServer {
     const c = conns.open();
     let server: ConnServer;
     try {
-      server = serveConnection(conn, connectionHandler(answering, c), onError);
+      const handler = connectionHandler(answering, c);
+      if (engine === "js") {
+        // Answers are written whole: Nagle's algorithm would only hold back a stream's chunks.
+        (conn as Partial<Deno.TcpConn>).setNoDelay?.(true);
+        server = serveHttp1Connection(conn, handler, onError);
+      } else {
+        server = serveConnection(conn, handler, onError);
+      }
     } catch (err) {
       // The client may already be gone; one bad connection must not stop the loop.
       events.note("serve", `Could not serve a new connection: ${(err as Error).message}`);

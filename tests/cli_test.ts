@@ -357,6 +357,7 @@ Deno.test("cli: flags come from one declaration: unknown ones, missing values, -
       /--body-budget-mb N .*\(default: 64\)/,
       /--header-timeout S .*\(default: 15\)/,
       /--trust-proxy /,
+      /--http-engine E .*load balancer.*\(default: hyper\)/,
     ]
   ) assert.match(help, line);
 });

@@ -80,6 +80,10 @@ async function startReplica(
     output,
     "--tiles-dir",
     join(dir, "tiles"),
+    // Each answer leaves in one write: a replica killed mid-answer leaves nginx nothing
+    // half-read, so it retries on another (docs/operations.md).
+    "--http-engine",
+    "js",
   ]);
   return { dir, port, process };
 }
@@ -281,29 +285,24 @@ optionalTest([NGINX, POSTGIS], {
         stop();
         const { sent, failures } = await running;
         const log = await Deno.readTextFile(join(prefix, "error.log")).catch(() => "");
-        // Every request the dead replica had not begun to answer is sent to another one. An
-        // answer already on its way when the process died is cut: nginx has passed its
-        // headers on and cannot replay half an answer; its log says so for each.
+        // Every request the dead replica had not answered is sent to another one. None is
+        // cut mid-answer: with --http-engine js an answer leaves in one write, which the
+        // kernel delivers even once the process is dead, so nginx never holds a head whose
+        // body cannot come (it could not replay that request; hyper writes them apart).
         const lost = failures.filter((f) => !f.cut);
         const cut = failures.filter((f) => f.cut);
-        assert.deepEqual(
-          lost.map((f) => f.what).slice(0, 10),
-          [],
-          `${lost.length} of ${sent} lost`,
-        );
-        assert.ok(cut.length <= 2, `${cut.length} answers cut: ${cut.map((f) => f.what)}`);
-        if (cut.length > 0) {
-          assert.match(
-            log,
-            /prematurely closed connection while reading upstream|while reading upstream/,
-          );
-        }
-        assert.ok(sent > 50, `requests were sent (${sent})`);
         console.log(
           `kill -9 under load: ${sent} requests, ${lost.length} lost, ${cut.length} cut mid-answer`,
           ...cut.map((f) => f.what),
           ...log.split("\n").filter((l) => /while reading upstream/.test(l)),
         );
+        assert.deepEqual(
+          lost.map((f) => f.what).slice(0, 10),
+          [],
+          `${lost.length} of ${sent} lost`,
+        );
+        assert.deepEqual(cut.map((f) => f.what), [], `${cut.length} answers cut`);
+        assert.ok(sent > 50, `requests were sent (${sent})`);
       }
       // The killed replica comes back on its port.
       replicas[1] = await startReplica(replicas[1].dir, ports[1], output, maps);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SERVER_DEFAULTS } from "../../routes/server.ts";
+import { type HttpEngine, SERVER_DEFAULTS } from "../../routes/server.ts";
 import { watchLauncher } from "../../routes/launcher_watch.ts";
 import { collectUnlessBusy, GcBudget } from "../../map/render/mod.ts";
 import { defineCommand } from "./command.ts";
@@ -78,6 +78,13 @@ export const SERVE_FLAGS = {
     "How long a stop lets requests in flight finish.",
     SERVER_DEFAULTS.shutdownTimeoutMs,
   ),
+  "http-engine": textFlag(
+    "E",
+    "hyper, or js behind a load balancer that retries (nginx): each answer leaves in one " +
+      "write, so a killed replica never leaves half an answer; js serves cheap answers at " +
+      "about half hyper's rate (docs/operations.md).",
+    { default: "hyper", must: [/^(hyper|js)$/, '"hyper" or "js"'] },
+  ),
   "max-connections": numberFlag(
     "N",
     "Open connections; more get a 503 (default: from ulimit -n).",
@@ -119,6 +126,7 @@ export const serveCommand = defineCommand({
       idleTimeoutMs: values["idle-timeout"] * 1000,
       shutdownTimeoutMs: values["shutdown-timeout"] * 1000,
       maxConnections: values["max-connections"],
+      httpEngine: values["http-engine"] as HttpEngine,
     });
     // Only once it serves: a failed start-up must still end the process with its error.
     _keepServingOnStrayErrors();

@@ -26,7 +26,7 @@ import { wmtsRoutes } from "../../routes/ogc_wmts.ts";
 import { ogcWmsRoutes } from "../../routes/ogc_wms.ts";
 import { ogcWfsRoutes } from "../../routes/ogc_wfs.ts";
 import { homeRoutes } from "../../routes/home.ts";
-import { serveHttp } from "../../routes/server.ts";
+import { type HttpEngine, serveHttp } from "../../routes/server.ts";
 import { bodyTimeoutResponse } from "../../routes/timeout_response.ts";
 import { TileCaches } from "../../map/tiles/mod.ts";
 import { createMapServer } from "../../map/mod.ts";
@@ -82,6 +82,8 @@ export interface StartOptions {
   shutdownTimeoutMs?: number;
   /** Open connections allowed; more get a 503 (default: from the open-file limit). */
   maxConnections?: number;
+  /** Who speaks HTTP/1.1: Deno's hyper (default) or "js", which writes each answer whole. */
+  httpEngine?: HttpEngine;
   /**
    * The minor collection run every `youngGcBytes` of API bodies (default:
    * V8's under `--expose-gc`, as `deno task start` runs; null: never).
@@ -306,6 +308,7 @@ async function serveOn(
     idleTimeoutMs: opts.idleTimeoutMs,
     shutdownTimeoutMs: opts.shutdownTimeoutMs,
     maxConnections: opts.maxConnections,
+    engine: opts.httpEngine,
     bodyTimeoutResponse,
   });
   const addr = server.addr;
