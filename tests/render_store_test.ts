@@ -265,3 +265,35 @@ Deno.test("a client's views, one after another from the first, never wait for a 
     await Deno.remove(join(path, ".."), { recursive: true });
   }
 });
+
+Deno.test("a traced pool tells where each map job's time went in its worker", async () => {
+  const path = await countriesGpkg();
+  const trace: string[] = [];
+  const pool = new RenderPool({
+    size: 1,
+    loader: countriesLoader(path),
+    trace: (line) => trace.push(line),
+  });
+  try {
+    await pool.run({
+      kind: "map",
+      service: "Store",
+      map: "Layers",
+      request: { extent: VIEWS[0], wkid: 4326, widthPx: 256, heightPx: 192, format: "png24" },
+    });
+    const line = trace.find((l) => l.startsWith("render job 1 ")) ?? "";
+    const m = line.match(
+      /; hop (-?[\d.]+) ms, turn ([\d.]+), draw ([\d.]+), encode ([\d.]+), rest (-?[\d.]+), reply hop (-?[\d.]+)$/,
+    );
+    assert.ok(m, line);
+    const [hop, turn, draw, encode, , replyHop] = m.slice(1).map(Number);
+    assert.ok(draw > 0 && encode > 0, line);
+    // Each phase lies within the job's time on the worker, as the pool saw it.
+    const onWorker = Number(line.match(/ on worker 0 \w+ ([\d.]+) ms/)?.[1]);
+    assert.ok(turn + draw + encode <= onWorker + 0.1, line);
+    assert.ok(Math.abs(hop) < onWorker + 1 && Math.abs(replyHop) < onWorker + 1, line);
+  } finally {
+    pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});

@@ -18,7 +18,8 @@ import { prepareStores, warmUpSteps } from "./_warmup.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
 import type { MapResolver, RenderJob } from "./jobs.ts";
 import type { RenderMap } from "./types.ts";
-import type { WorkerError } from "./pool.ts";
+import type { JobTrace, WorkerError } from "./pool.ts";
+import type { MapTiming } from "./draw_map.ts";
 import { InvalidRequestError } from "../errors.ts";
 import { adoptPolygonStore, type PolygonStoreData, setStorePublisher } from "./_geomstore.ts";
 import { adoptPointStore, type PointStoreData, setPointStorePublisher } from "./_pointstore.ts";
@@ -31,6 +32,8 @@ setPointStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
+/** The pool traces jobs: replies carry where their time went (see {@link JobTrace}). */
+let tracing = false;
 let collector = new WorkerCollector();
 /** The end of the last queued piece of work: jobs and warm-up draws run one at a time, in turn. */
 let tail: Promise<unknown> = Promise.resolve();
@@ -135,6 +138,8 @@ self.onmessage = async (e: MessageEvent) => {
       prepare?: boolean;
       /** The pool's build ticket counter (see _store_age.ts). */
       buildCounter?: SharedArrayBuffer;
+      /** Report each job's times in its reply. */
+      trace?: boolean;
     }
     | {
       type: "job";
@@ -154,6 +159,7 @@ self.onmessage = async (e: MessageEvent) => {
   }
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
+    tracing = msg.trace === true;
     if (msg.buildCounter) useBuildCounter(msg.buildCounter);
     collector = new WorkerCollector({
       budgetBytes: msg.gcBudgetBytes,
@@ -200,18 +206,29 @@ self.onmessage = async (e: MessageEvent) => {
     return;
   }
   // Work arrived: a pending idle collection would now delay it.
+  const receivedAt = tracing ? _epochMs() : 0;
   collector.cancel();
-  await inTurn(() => runOne(msg.id, msg.job, warmStepEndedAt > msg.sentAt));
+  await inTurn(() => runOne(msg.id, msg.job, warmStepEndedAt > msg.sentAt, receivedAt));
   lastJobEnd = performance.now();
   if (queued === 0) collectWhenIdle();
 };
 
+/** Now, in ms since the epoch (comparable between threads, unlike performance.now()). */
+function _epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 /**
- * Runs one job and replies (`behindWarmUp`: a warm-up draw ran after it was sent); then collects
- * garbage at once when it grew past the limit (else the worker collects once idle), and says so
- * when done.
+ * Runs one job and replies (`behindWarmUp`: a warm-up draw ran after it was sent; `receivedAt`:
+ * when its message arrived, traced jobs only); then collects garbage at once when it grew past
+ * the limit (else the worker collects once idle), and says so when done.
  */
-async function runOne(id: number, job: RenderJob, behindWarmUp: boolean): Promise<void> {
+async function runOne(
+  id: number,
+  job: RenderJob,
+  behindWarmUp: boolean,
+  receivedAt: number,
+): Promise<void> {
   let kit: Kit | null = null;
   // Set just before the reply, which tells the pool.
   let collecting = false;
@@ -230,14 +247,23 @@ async function runOne(id: number, job: RenderJob, behindWarmUp: boolean): Promis
     return;
   }
   try {
+    const startedAt = tracing ? _epochMs() : 0;
+    const timing: MapTiming | undefined = tracing ? { drawMs: 0, encodeMs: 0 } : undefined;
     kit = await loadKit();
     const result = await runJob(kit, job, (service, map) => {
       if (!resolve) {
         throw new Error("This render worker has no service loader; map jobs cannot run here.");
       }
       return resolve(service, map);
-    });
+    }, timing);
     collecting = collector.dueNow();
+    const trace: JobTrace | undefined = timing && {
+      receivedAt,
+      startedAt,
+      drawMs: timing.drawMs,
+      encodeMs: timing.encodeMs,
+      repliedAt: _epochMs(),
+    };
     self.postMessage(
       {
         id,
@@ -248,6 +274,7 @@ async function runOne(id: number, job: RenderJob, behindWarmUp: boolean): Promis
         collections: collector.collections,
         collecting,
         behindWarmUp,
+        trace,
       },
       { transfer: transferablesOf(result) },
     );

@@ -13,7 +13,7 @@
  */
 import type { SymbolSpec } from "../document/renderer.ts";
 import { type Kit, scratchOf } from "./_canvaskit.ts";
-import { drawMapPixels, renderMap } from "./draw_map.ts";
+import { drawMapPixels, type MapTiming, renderMap } from "./draw_map.ts";
 import { applyTransparentColor, encodeImage } from "./encode.ts";
 import {
   type LegendRow,
@@ -113,7 +113,8 @@ export type JobResult<J extends RenderJob> = J extends MapJob ? MapRenderResult
 export type MapResolver = (service: string, map: string) => RenderMap | Promise<RenderMap>;
 
 /**
- * Runs one job with `kit`; map jobs get their map from `resolve`.
+ * Runs one job with `kit`; map jobs get their map from `resolve`, and fill
+ * `timing` when it is given (draw and encode times, for traces).
  *
  * @example
  * ```ts
@@ -128,11 +129,12 @@ export async function runJob<J extends RenderJob>(
   kit: Kit,
   job: J,
   resolve: MapResolver,
+  timing?: MapTiming,
 ): Promise<JobResult<J>> {
   switch (job.kind) {
     case "map": {
       const map = await resolve(job.service, job.map);
-      return renderMap(kit, map, job.request) as JobResult<J>;
+      return renderMap(kit, map, job.request, timing) as JobResult<J>;
     }
     case "swatches":
       return job.symbols.map((s) =>

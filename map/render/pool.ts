@@ -127,6 +127,8 @@ interface Pending {
   /** When it was queued and handed to a worker (performance.now(), with a trace only). */
   queuedAt?: number;
   sentAt?: number;
+  /** When it was handed to a worker, ms since the epoch (with a trace only). */
+  sentAtEpoch?: number;
   /** The worker's index and state when it got the job (with a trace only). */
   sentTo?: string;
   job: RenderJob;
@@ -171,6 +173,26 @@ interface JobReply {
   collecting?: boolean;
   /** A warm-up draw ran between the job's sending and its start. */
   behindWarmUp?: boolean;
+  /** Where the job's time went (traced pools only). */
+  trace?: JobTrace;
+}
+
+/**
+ * Where a traced job's time went in its worker (ms since the epoch, comparable between threads,
+ * and ms): the pool's trace line shows the hops, the wait for the worker's turn, the draw and
+ * the encoding.
+ */
+export interface JobTrace {
+  /** When the job's message reached the worker. */
+  receivedAt: number;
+  /** When the worker began it (after the piece of work before it, if any). */
+  startedAt: number;
+  /** Drawing (map jobs; 0 for others). */
+  drawMs: number;
+  /** Encoding (map jobs; 0 for others). */
+  encodeMs: number;
+  /** When the worker posted the reply. */
+  repliedAt: number;
 }
 
 /** An error as a worker sends it; `facts` is set for the client's errors. */
@@ -259,6 +281,7 @@ export class RenderPool implements Renderer {
       gcIdleMs: this.#opts.gcIdleMs,
       prepare,
       buildCounter: this.#buildCounter,
+      trace: this.#opts.trace !== undefined,
     });
     for (const data of this.#stores.values()) worker.postMessage({ type: "store", data });
     if (this.#prepared) worker.postMessage({ type: "warm" });
@@ -391,8 +414,20 @@ export class RenderPool implements Renderer {
       `render job ${p.id} ${p.job.kind}: queued ${(sent - queued).toFixed(1)} ms, ` +
         `on ${p.sentTo} ${(now - sent).toFixed(1)} ms, ok ${msg.ok}, ` +
         `collections ${msg.collections ?? "?"}, behind collection ${this.#behindCollection}, ` +
-        `behind warm-up ${msg.behindWarmUp === true}`,
+        `behind warm-up ${msg.behindWarmUp === true}` + this.#phases(p, msg.trace),
     );
+  }
+
+  /** A traced job's phases in its worker: hops, wait for its turn, draw, encode. */
+  #phases(p: Pending, t: JobTrace | undefined): string {
+    if (!t || p.sentAtEpoch === undefined) return "";
+    const ms = (v: number) => v.toFixed(2);
+    return `; hop ${ms(t.receivedAt - p.sentAtEpoch)} ms, turn ${
+      ms(t.startedAt - t.receivedAt)
+    }, ` +
+      `draw ${ms(t.drawMs)}, encode ${ms(t.encodeMs)}, ` +
+      `rest ${ms(t.repliedAt - t.startedAt - t.drawMs - t.encodeMs)}, ` +
+      `reply hop ${ms(performance.timeOrigin + performance.now() - t.repliedAt)}`;
   }
 
   /** Terminates an idle slot's worker and puts a fresh one in its place. */
@@ -468,6 +503,7 @@ export class RenderPool implements Renderer {
       slot.busy = p;
       if (this.#opts.trace) {
         p.sentAt = performance.now();
+        p.sentAtEpoch = performance.timeOrigin + p.sentAt;
         p.sentTo = `worker ${this.#slots.indexOf(slot)} ${slot.warm ? "warm" : "warming"}`;
       }
       slot.worker.postMessage({
