@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { RgbRows } from "./_rgb_rows.ts";
 
 /** Bytes of work buffers one thread keeps between jobs (enough for every buffer of a 2048x1536 image). */
 export const SCRATCH_LIMIT_BYTES = 64 * 2 ** 20;
@@ -26,6 +27,7 @@ export class Scratch {
   readonly #held = new Map<string, Uint8Array<ArrayBuffer>>();
   #bytes = 0;
   readonly #limit: number;
+  #rgbRows: RgbRows | null = null;
 
   /** Keeps at most `limitBytes` of buffers between calls. */
   constructor(limitBytes = SCRATCH_LIMIT_BYTES) {
@@ -52,6 +54,19 @@ export class Scratch {
       this.#bytes = total;
     }
     return fresh;
+  }
+
+  /**
+   * The thread's SIMD packer of PNG24 scanlines (_rgb_rows.ts), made on first use; its memory
+   * (up to 32 MiB) is apart from the buffers above.
+   *
+   * @example
+   * ```ts
+   * new Scratch().rgbRows().of(new Uint8Array(4), 1, 1);
+   * ```
+   */
+  rgbRows(): RgbRows {
+    return this.#rgbRows ??= new RgbRows();
   }
 
   /** Bytes kept (diagnostics and tests). */

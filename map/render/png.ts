@@ -198,9 +198,11 @@ export function encodePng(
     return assemble(parts);
   }
   const bpp = kind === "rgb" ? 3 : 4;
-  // RGB rows are packed straight into the scanline buffer (no intermediate copy).
+  // RGB rows by the thread's SIMD packer (_rgb_rows.ts) when it takes the image, else packed
+  // straight into the scanline buffer (no intermediate copy).
   const rows = kind === "rgb"
-    ? packRgbRows(rgba, width, height, options.scratch)
+    ? options.scratch?.rgbRows().of(rgba, width, height) ??
+      packRgbRows(rgba, width, height, options.scratch)
     : filterRows(rgba, width, height, 4, options.scratch);
   return assemble([
     chunk("IHDR", ihdr(width, height, bpp === 4 ? 6 : 2)),

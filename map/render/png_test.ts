@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
 import { encodePng } from "./png.ts";
+import { RgbRows } from "./_rgb_rows.ts";
+import { Scratch } from "./_scratch.ts";
 
 function decode(bytes: Uint8Array) {
   return PNG.sync.read(Buffer.from(bytes));
@@ -120,4 +122,28 @@ Deno.test("every chunk's CRC covers its type and data", () => {
     assert.equal(types.at(-1), "IEND", `${kind}: ${types}`);
     assert.ok(types.includes("IDAT"), `${kind}: ${types}`);
   }
+});
+
+Deno.test("PNG24 rows packed by the SIMD packer are the JavaScript packer's, byte for byte", () => {
+  let seed = 9;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  const scratch = new Scratch();
+  for (const [w, h] of [[1, 1], [3, 2], [4, 3], [5, 3], [7, 5], [13, 4], [17, 9], [1024, 768]]) {
+    for (const offset of [0, 1]) {
+      const buf = new Uint8Array(w * h * 4 + offset);
+      for (let i = 0; i < buf.length; i++) buf[i] = rnd();
+      const px = buf.subarray(offset);
+      const simd = encodePng(px, w, h, { kind: "rgb", scratch });
+      assert.deepEqual(simd, encodePng(px, w, h, { kind: "rgb" }), `${w}x${h} at ${offset}`);
+    }
+  }
+});
+
+Deno.test("the SIMD packer leaves images over its limit to the caller", () => {
+  const rows = new RgbRows(1024);
+  assert.deepEqual(
+    rows.of(new Uint8Array([1, 2, 3, 255, 4, 5, 6, 255]), 2, 1),
+    new Uint8Array([0, 1, 2, 3, 4, 5, 6]),
+  );
+  assert.equal(rows.of(new Uint8Array(16 * 16 * 4), 16, 16), null);
 });

@@ -1,0 +1,102 @@
+/**
+ * PNG24 scanlines from RGBA pixels in WebAssembly SIMD: each row's filter
+ * byte (0), then its pixels without alpha, four at a time by one byte
+ * shuffle. With the copy of the pixels into the module's memory it takes
+ * 0.4 ms for a 1024x768 image against 0.65 ms for the JavaScript packer
+ * (packRgbRows in png.ts), which is most of the encoding of a view with
+ * little to compress.
+ *
+ * The module (240 bytes) is the text below, assembled with wabt's
+ * `wat2wasm`. Each 16-byte store writes 4 bytes past the 12 it means,
+ * which the next store, the next row or the slack after the last row
+ * takes.
+ *
+ * ```wat
+ * (module
+ *   (import "env" "memory" (memory 1))
+ *   ;; rgbRows(src, dst, width, height): RGBA pixels at src as PNG scanlines at dst, each row
+ *   ;; filter byte 0 then RGB. Writes up to 4 bytes past the last row's end.
+ *   (func (export "rgbRows") (param $src i32) (param $dst i32) (param $width i32) (param $height i32)
+ *     (local $y i32) (local $x i32) (local $quads i32)
+ *     (local.set $quads (i32.shr_u (local.get $width) (i32.const 2)))
+ *     (block $rowsDone
+ *       (loop $rows
+ *         (br_if $rowsDone (i32.ge_u (local.get $y) (local.get $height)))
+ *         (i32.store8 (local.get $dst) (i32.const 0))
+ *         (local.set $dst (i32.add (local.get $dst) (i32.const 1)))
+ *         (local.set $x (i32.const 0))
+ *         (block $quadsDone
+ *           (loop $quad
+ *             (br_if $quadsDone (i32.ge_u (local.get $x) (local.get $quads)))
+ *             (v128.store (local.get $dst)
+ *               (i8x16.swizzle (v128.load (local.get $src))
+ *                 (v128.const i8x16 0 1 2 4 5 6 8 9 10 12 13 14 128 128 128 128)))
+ *             (local.set $src (i32.add (local.get $src) (i32.const 16)))
+ *             (local.set $dst (i32.add (local.get $dst) (i32.const 12)))
+ *             (local.set $x (i32.add (local.get $x) (i32.const 1)))
+ *             (br $quad)))
+ *         (local.set $x (i32.shl (local.get $quads) (i32.const 2)))
+ *         (block $tailDone
+ *           (loop $tail
+ *             (br_if $tailDone (i32.ge_u (local.get $x) (local.get $width)))
+ *             (i32.store16 (local.get $dst) (i32.load16_u (local.get $src)))
+ *             (i32.store8 offset=2 (local.get $dst) (i32.load8_u offset=2 (local.get $src)))
+ *             (local.set $src (i32.add (local.get $src) (i32.const 4)))
+ *             (local.set $dst (i32.add (local.get $dst) (i32.const 3)))
+ *             (local.set $x (i32.add (local.get $x) (i32.const 1)))
+ *             (br $tail)))
+ *         (local.set $y (i32.add (local.get $y) (i32.const 1)))
+ *         (br $rows)))))
+ * ```
+ *
+ * @module
+ */
+
+const WASM_BASE64 =
+  "AGFzbQEAAAABCAFgBH9/f38AAg8BA2VudgZtZW1vcnkCAAEDAgEABwsBB3JnYlJvd3MAAAq5AQG2AQEDfyACQQJ2IQYCQANAIAQgA08NASABQQA6AAAgAUEBaiEBQQAhBQJAA0AgBSAGTw0BIAEgAP0ABAD9DAABAgQFBggJCgwNDoCAgID9Dv0LBAAgAEEQaiEAIAFBDGohASAFQQFqIQUMAAsLIAZBAnQhBQJAA0AgBSACTw0BIAEgAC8BADsBACABIAAtAAI6AAIgAEEEaiEAIAFBA2ohASAFQQFqIQUMAAsLIARBAWohBAwACwsL";
+const PAGE = 65536;
+
+/**
+ * Lays RGBA pixels out as PNG24 scanlines in its own wasm memory, which
+ * grows to the largest image it was given within a limit.
+ *
+ * @example
+ * ```ts
+ * const rows = new RgbRows().of(new Uint8Array([1, 2, 3, 255]), 1, 1); // [0, 1, 2, 3]
+ * ```
+ */
+export class RgbRows {
+  readonly #memory = new WebAssembly.Memory({ initial: 1 });
+  readonly #rgbRows: (src: number, dst: number, width: number, height: number) => void;
+  readonly #limitBytes: number;
+
+  /** A packer whose memory holds at most `limitBytes` (default 32 MiB: a 2048x1536 image). */
+  constructor(limitBytes = 32 * 2 ** 20) {
+    this.#limitBytes = limitBytes;
+    const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
+      env: { memory: this.#memory },
+    });
+    this.#rgbRows = instance.exports.rgbRows as (
+      s: number,
+      d: number,
+      w: number,
+      h: number,
+    ) => void;
+  }
+
+  /**
+   * The scanlines of `rgba` (`width` x `height`), valid until the next call; null when the
+   * image is over the limit (the caller packs it).
+   */
+  of(rgba: Uint8Array, width: number, height: number): Uint8Array | null {
+    const px = width * height * 4, n = height * (width * 3 + 1);
+    const need = px + n + 16;
+    if (need > this.#limitBytes) return null;
+    const have = this.#memory.buffer.byteLength;
+    if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
+    new Uint8Array(this.#memory.buffer, 0, px).set(rgba.subarray(0, px));
+    this.#rgbRows(0, px, width, height);
+    return new Uint8Array(this.#memory.buffer, px, n);
+  }
+}
