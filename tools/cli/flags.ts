@@ -84,6 +84,36 @@ export function textFlag(
   };
 }
 
+/**
+ * A flag whose value is one of `choices` (the usage error lists them).
+ *
+ * @example
+ * ```ts
+ * const engine = choiceFlag("E", "Who speaks HTTP.", ["hyper", "js"] as const, "hyper");
+ * engine.read("js", "http-engine"); // "js"
+ * ```
+ */
+export function choiceFlag<T extends string>(
+  arg: string,
+  help: string,
+  choices: readonly T[],
+  fallback: T,
+): Flag<T> {
+  return {
+    arg,
+    help,
+    default: fallback,
+    read(text, name) {
+      if (text === undefined) return fallback;
+      if (!(choices as readonly string[]).includes(text)) {
+        const list = choices.map((c) => `"${c}"`).join(" or ");
+        throw new UsageError(`--${name} must be ${list}, got "${text}".`);
+      }
+      return text as T;
+    },
+  };
+}
+
 /** What a number flag accepts. */
 export interface NumberRule {
   /** Digits only (no fraction, no sign). */

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { type HttpEngine, SERVER_DEFAULTS } from "../../routes/server.ts";
+import { HTTP_ENGINES, SERVER_DEFAULTS } from "../../routes/server.ts";
 import { watchLauncher } from "../../routes/launcher_watch.ts";
 import { collectUnlessBusy, GcBudget } from "../../map/render/mod.ts";
 import { defineCommand } from "./command.ts";
-import { DB_FLAG, numberFlag, switchFlag, textFlag } from "./flags.ts";
+import { choiceFlag, DB_FLAG, numberFlag, switchFlag, textFlag } from "./flags.ts";
 import { guarded, startServer } from "./server.ts";
 
 const WHOLE = { whole: true, must: "a whole number" };
@@ -78,12 +78,13 @@ export const SERVE_FLAGS = {
     "How long a stop lets requests in flight finish.",
     SERVER_DEFAULTS.shutdownTimeoutMs,
   ),
-  "http-engine": textFlag(
+  "http-engine": choiceFlag(
     "E",
     "hyper, or js behind a load balancer that retries (nginx): each answer leaves in one " +
       "write, so a killed replica never leaves half an answer; js serves cheap answers at " +
       "about half hyper's rate (docs/operations.md).",
-    { default: "hyper", must: [/^(hyper|js)$/, '"hyper" or "js"'] },
+    HTTP_ENGINES,
+    "hyper",
   ),
   "max-connections": numberFlag(
     "N",
@@ -126,7 +127,7 @@ export const serveCommand = defineCommand({
       idleTimeoutMs: values["idle-timeout"] * 1000,
       shutdownTimeoutMs: values["shutdown-timeout"] * 1000,
       maxConnections: values["max-connections"],
-      httpEngine: values["http-engine"] as HttpEngine,
+      httpEngine: values["http-engine"],
     });
     // Only once it serves: a failed start-up must still end the process with its error.
     _keepServingOnStrayErrors();
