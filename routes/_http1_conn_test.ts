@@ -72,13 +72,11 @@ Deno.test("http1: answers of 1 KB, 64 KB and a PNG's size leave in one write of 
       );
       assert.equal(conn.writes.length, 1, `${size} B ${asString ? "string" : "bytes"}`);
       const text = dec.decode(conn.writes[0]);
-      const headEnd = conn.writes[0].indexOf(13, text.indexOf("\r\n\r\n"));
       assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
-      assert.match(text, new RegExp(`\r\ncontent-length: ${asString ? size : size}\r\n`));
+      assert.match(text, new RegExp(`\r\ncontent-length: ${size}\r\n`));
       assert.match(text, /\r\ndate: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT\r\n/);
       assert.match(text, /\r\nconnection: close\r\n/);
       const bodyStart = text.indexOf("\r\n\r\n") + 4;
-      assert.ok(headEnd > 0);
       const sent = conn.writes[0].subarray(enc.encode(text.slice(0, bodyStart)).length);
       assert.equal(sent.length, size);
       if (!asString) assert.deepEqual(sent, body);
