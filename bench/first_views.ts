@@ -30,7 +30,8 @@
  * worst view's ratio, cold and warm, with the load average and commit: `--root`'s
  * HEAD, or `--commit` for a checkout without git, e.g. one written by `git archive`).
  * `RENDER_TRACE=1` in the environment makes the server trace each job
- * (map/render/pool.ts). Data: see render_extents.ts (the land polygons are
+ * (map/render/pool.ts) and each collection of its main thread
+ * (tools/cli/serve.ts). Data: see render_extents.ts (the land polygons are
  * prepared by hand once).
  *
  * @module

@@ -20,12 +20,13 @@ export interface ServerProcess {
 /**
  * Starts `main.ts serve` on a free loopback port with the demo database in
  * `dir` (render workers off) and `extra` flags, under `ulimit -n fileLimit`
- * when given; resolves once it listens.
+ * when given, with `env` added to the environment; resolves once it listens.
  */
 export async function startServerProcess(
   dir: string,
   extra: string[] = [],
   fileLimit?: number,
+  env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const args = [
     "run",
@@ -44,9 +45,10 @@ export async function startServerProcess(
   ];
   const quoted = [Deno.execPath(), ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
   const child = fileLimit === undefined
-    ? new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "piped" }).spawn()
+    ? new Deno.Command(Deno.execPath(), { args, env, stdout: "piped", stderr: "piped" }).spawn()
     : new Deno.Command("bash", {
       args: ["-c", `ulimit -n ${fileLimit} && exec ${quoted.join(" ")}`],
+      env,
       stdout: "piped",
       stderr: "piped",
     }).spawn();

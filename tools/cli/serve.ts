@@ -152,16 +152,26 @@ export const serveCommand = defineCommand({
     // grew by a budget, so it does not pile up between V8's own collections (map/render/collect.ts);
     // not while render jobs are in flight, whose answers the collection's pause would delay.
     const gcBudget = new GcBudget();
+    // RENDER_TRACE=1 also times these collections: each stops the main thread, and with it every
+    // request, for as long as it takes.
+    const trace = Deno.env.get("RENDER_TRACE") ? (line: string) => console.error(line) : undefined;
     if (gcBudget.enabled) {
+      // Start-up's garbage (documents parsed, sources opened) is collected now, before the URL is
+      // announced. Left to the timer, the budget's first check counted the whole start-up heap
+      // as growth and stopped the main thread for ~16 ms about a second after the start, in the
+      // middle of a client's first views (docs/benchmarks.md).
+      const started = performance.now();
+      gcBudget.collect();
+      trace?.(`main thread collected its start-up garbage in ${msSince(started)} ms`);
       // A collection freed the dead buffers it found: what malloc got back can go back to the system.
       Deno.unrefTimer(
         setInterval(
-          guarded(
-            "Collecting garbage",
-            () =>
-              collectUnlessBusy(gcBudget, () => server.renderJobs() > 0) &&
-              server.mallocTrimmer?.check(),
-          ),
+          guarded("Collecting garbage", () => {
+            const start = performance.now();
+            if (!collectUnlessBusy(gcBudget, () => server.renderJobs() > 0)) return;
+            trace?.(`main thread collected garbage past its budget in ${msSince(start)} ms`);
+            server.mallocTrimmer?.check();
+          }),
           1000,
         ),
       );
@@ -212,4 +222,9 @@ function _keepServingOnStrayErrors(): void {
       e.reason,
     );
   });
+}
+
+/** Milliseconds since `start` (a `performance.now()`), for trace lines. */
+function msSince(start: number): string {
+  return (performance.now() - start).toFixed(1);
 }
