@@ -163,6 +163,7 @@ export const serveCommand = defineCommand({
       const started = performance.now();
       gcBudget.collect();
       trace?.(`main thread collected its start-up garbage in ${msSince(started)} ms`);
+      server.mallocTrimmer?.check();
       // A collection freed the dead buffers it found: what malloc got back can go back to the system.
       Deno.unrefTimer(
         setInterval(
