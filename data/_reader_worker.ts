@@ -41,6 +41,8 @@ self.onmessage = (e: MessageEvent) => {
   try {
     if (!catalog) throw new Error(`the reader could not open the catalogue: ${openError}`);
     const result = catalog.runListWork(msg.work);
+    // Before the answer, so the pages are back in the shared cache when the page is read.
+    catalog.releaseCachedPages();
     self.postMessage({ id: msg.id, result }, result.ids ? [result.ids.buffer as ArrayBuffer] : []);
   } catch (err) {
     self.postMessage({ id: msg.id, error: (err as Error).message });

@@ -188,3 +188,33 @@ Deno.test("reader pool: concurrent requests for different pages of one cold list
       );
     }
   }));
+
+Deno.test("reader pool: a worker gives its SQLite pages back after each job, so they never crowd out the server's connection", () =>
+  withPool(1, async ({ path, pool, prepared }) => {
+    // SQLite keeps one page cache for every connection of the process (Catalog.releaseCachedPages):
+    // the worker's release after its job empties it of the pages no statement reads, this
+    // connection's included, so it reads them again. Read calls of the whole process, from /proc.
+    const reads = () => Number(Deno.readTextFileSync("/proc/self/io").match(/syscr: (\d+)/)![1]);
+    const vac = publishedRecords(path, "vacancy");
+    const ids = vac.slice(0, 40).map((r) => r.id as number);
+    const pass = () => {
+      const before = reads();
+      for (const id of ids) assert.ok(prepared.getBytes("vacancies", id));
+      return reads() - before;
+    };
+    pass();
+    // Cached, the records cost only what SQLite reads directly (overflow pages); after the
+    // worker's release, their pages are read again.
+    const cached = pass();
+    const agency = (vac[0].agency as { id: number }).id;
+    const q = { agency: [agency], page: 2 };
+    assert.ok(prepared.listWork("vacancies", q)?.needCount, "a cold count: a job for the worker");
+    await pool.prepare(prepared, "vacancies", q);
+    const afterJob = pass();
+    assert.ok(
+      afterJob > cached,
+      `after a reader job the working set cost ${afterJob} read calls, cached ${cached}: ` +
+        `the worker kept its pages`,
+    );
+    assert.equal(pass(), cached, "read back once, cached again");
+  }));
