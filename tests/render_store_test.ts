@@ -60,6 +60,21 @@ const VIEWS: Extent[] = [
   { xmin: 150, ymin: -50, xmax: 210, ymax: 70 },
 ];
 
+/** A job drawing the test service's map over `extent` (WGS 84). */
+function storeJob(
+  extent: Extent,
+  widthPx: number,
+  heightPx: number,
+  format: "png24" | "png32" = "png32",
+): MapJob {
+  return {
+    kind: "map",
+    service: "Store",
+    map: "Layers",
+    request: { extent, wkid: 4326, widthPx, heightPx, format },
+  };
+}
+
 Deno.test("stored polygons draw the same pixels as the per-level cache", async () => {
   const path = await countriesGpkg();
   const kit = await loadKit();
@@ -92,12 +107,7 @@ Deno.test("stored polygons draw the same pixels as the per-level cache", async (
 Deno.test("render workers build the geometry store once and share it", async () => {
   const path = await countriesGpkg();
   const loader = countriesLoader(path);
-  const job = (extent: Extent): MapJob => ({
-    kind: "map",
-    service: "Store",
-    map: "Layers",
-    request: { extent, wkid: 4326, widthPx: 512, heightPx: 384, format: "png32" },
-  });
+  const job = (extent: Extent) => storeJob(extent, 512, 384);
   const pool = new RenderPool({ size: 2, loader });
   try {
     const first = await pool.run(job(VIEWS[0]));
@@ -140,14 +150,7 @@ Deno.test("a pool builds the geometry stores and warms every worker at start, be
     }
     assert.equal(pool.stats().warmedWorkers, 2, "both workers drew the map once at start");
     assert.equal(pool.stats().storeBuilds, 1, "the second worker warmed up from the shared store");
-    await Promise.all([VIEWS[1], VIEWS[3]].map((extent) =>
-      pool.run({
-        kind: "map",
-        service: "Store",
-        map: "Layers",
-        request: { extent, wkid: 4326, widthPx: 256, heightPx: 256, format: "png32" },
-      })
-    ));
+    await Promise.all([VIEWS[1], VIEWS[3]].map((extent) => pool.run(storeJob(extent, 256, 256))));
     assert.equal(pool.stats().storeBuilds, 1);
   } finally {
     await pool.close();
@@ -170,12 +173,7 @@ Deno.test("a request that reaches a worker warming up waits for one start-up dra
       await new Promise((r) => setTimeout(r, 0));
     }
     assert.equal(pool.stats().storeBuilds, 1);
-    const image = await pool.run({
-      kind: "map",
-      service: "Store",
-      map: "Layers",
-      request: { extent: VIEWS[1], wkid: 4326, widthPx: 256, heightPx: 256, format: "png32" },
-    });
+    const image = await pool.run(storeJob(VIEWS[1], 256, 256));
     assert.ok(image.bytes.length > 0);
     assert.equal(pool.stats().warmedWorkers, 0, "answered before the warm-up finished");
     // Bounded wait; no speed is asserted.
@@ -199,12 +197,7 @@ Deno.test("a worker replaced before it finished preparing is replaced by one tha
   });
   try {
     // Queued before the first worker's warm-up draws, so it is replaced before "prepared".
-    await pool.run({
-      kind: "map",
-      service: "Store",
-      map: "Layers",
-      request: { extent: VIEWS[1], wkid: 4326, widthPx: 64, heightPx: 64, format: "png32" },
-    });
+    await pool.run(storeJob(VIEWS[1], 64, 64));
     assert.ok(pool.stats().recycled >= 1);
     // Bounded wait; no speed is asserted. Before, no worker was ever told to warm up.
     for (let i = 0; i < 600 && pool.stats().warmedWorkers < 2; i++) {
@@ -236,18 +229,7 @@ Deno.test("a client's views, one after another from the first, never wait for a 
     for (let i = 0; pool.stats().warmedWorkers < 2 && Date.now() < giveUp; i++) {
       // Job ids count from 1 in the order jobs are run.
       if (pool.stats().warmedWorkers > 0) sentWarm.push(i + 1);
-      const image = await pool.run({
-        kind: "map",
-        service: "Store",
-        map: "Layers",
-        request: {
-          extent: VIEWS[i % VIEWS.length],
-          wkid: 4326,
-          widthPx: 64,
-          heightPx: 48,
-          format: "png32",
-        },
-      });
+      const image = await pool.run(storeJob(VIEWS[i % VIEWS.length], 64, 48));
       assert.ok(image.bytes.length > 0);
     }
     const stats = pool.stats();
@@ -275,12 +257,7 @@ Deno.test("a traced pool tells where each map job's time went in its worker", as
     trace: (line) => trace.push(line),
   });
   try {
-    await pool.run({
-      kind: "map",
-      service: "Store",
-      map: "Layers",
-      request: { extent: VIEWS[0], wkid: 4326, widthPx: 256, heightPx: 192, format: "png24" },
-    });
+    await pool.run(storeJob(VIEWS[0], 256, 192, "png24"));
     const line = trace.find((l) => l.startsWith("render job 1 ")) ?? "";
     const m = line.match(
       /; hop (-?[\d.]+) ms, turn ([\d.]+), draw ([\d.]+), encode ([\d.]+), rest (-?[\d.]+), reply hop (-?[\d.]+)$/,
