@@ -127,6 +127,22 @@ export interface ListResult<T = string> {
   docs: T[];
 }
 
+/**
+ * The text around a page's records in its body, given the list's count; null
+ * when the page does not exist (past the last page).
+ */
+export type PageFrame = (count: number) => { head: string; tail: string } | null;
+
+/** One page as a single body (see {@linkcode Catalog.listBody}). */
+export interface ListBody {
+  /** Number of records matching the filters (all pages). */
+  count: number;
+  /** `head`, the page's records joined by commas, `tail`, as UTF-8; null when there is no such page. */
+  body: Uint8Array | null;
+}
+
+const encoder = new TextEncoder();
+
 /** Distinct filtered counts kept per data version (least recently used out). */
 const COUNT_CACHE_MAX = 4096;
 /** A list whose cold count is at most this also gets its id list built (sparse matches). */
@@ -239,6 +255,10 @@ class DocSql {
   readonly page: string;
   /** One published record by id. */
   readonly published: string;
+  /** A default-order page joined into one body: head `?1`, records, tail `?2`; `n` rows. */
+  readonly pageBody: string;
+  /** The records of a JSON array of ids (`?3`) in its order, joined as {@linkcode pageBody}. */
+  readonly idsBody: string;
   readonly #byIds: string[] = [];
   readonly #doc: string;
   readonly #table: string;
@@ -250,6 +270,21 @@ class DocSql {
       `ON r.id = l.id WHERE l.seq > ? AND l.seq <= ? ORDER BY l.seq`;
     this.published = `SELECT ${this.#doc} AS doc FROM ${table} AS r WHERE r.id = ? AND ` +
       `r.published = 1`;
+    // SQLite concatenates the body: no record becomes a JavaScript buffer of its own, and no
+    // JavaScript copy joins them. group_concat takes the rows in the order they are read: the
+    // seq range's subquery is ordered by its index (an ordered subquery is never flattened
+    // into an aggregate), and CROSS JOIN keeps json_each, which yields the array in order, as
+    // the outer loop.
+    const joined = (rows: string) =>
+      `SELECT CAST(?1 || coalesce(group_concat(doc, ','), '') || ?2 AS BLOB) AS body, ` +
+      `count(*) AS n FROM (${rows})`;
+    this.pageBody = joined(
+      `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id ` +
+        `WHERE l.seq > ?3 AND l.seq <= ?4 ORDER BY l.seq`,
+    );
+    this.idsBody = joined(
+      `SELECT r.doc AS doc FROM json_each(?3) AS j CROSS JOIN ${table} AS r ON r.id = j.value`,
+    );
   }
 
   /** `n` records by id, in id order (one statement instead of `n`). */
@@ -519,19 +554,10 @@ export class Catalog {
   }
 
   #list<T extends string | Uint8Array>(of: ListPlan, form: DocForm): ListResult<T> {
-    const table = COLLECTIONS[of.collection].table;
-    // One read transaction: count and page come from the same snapshot even
-    // while an import commits. The turn's shared one is such a transaction;
-    // else SAVEPOINT rather than BEGIN: it also nests inside a caller's transaction.
-    this.#read();
-    const own = !this.#sharing;
-    if (own) this.db.exec("SAVEPOINT catalog_list");
-    try {
-      const plan = this.#fresh(of);
+    return this.#inList(of, (plan, count) => {
       const sql = plan.sql;
-      const count = this.#countOf(plan);
       if (sql.offset >= count) return { count, docs: [] };
-      const docSql = this.#docSql(form, table);
+      const docSql = this.#docSql(form, COLLECTIONS[of.collection].table);
       if (sql.plain) {
         // Default order, no filter: the dense seq makes any page an index range.
         const rows = this.#stmt(docSql.page).all(sql.offset, sql.offset + sql.limit) as {
@@ -542,6 +568,64 @@ export class Catalog {
       // Docs are fetched by id after ordering, so sorting never drags them along.
       const ids = this.#pageIds(plan, count);
       return { count, docs: this.#docsByIds<T>(docSql, ids) };
+    });
+  }
+
+  /**
+   * A page as one UTF-8 body that SQLite assembles: `frame(count)`'s head, the
+   * page's records joined by commas, its tail. Cheaper than
+   * {@linkcode Catalog.listBytes} plus a join: no record is copied into a
+   * buffer of its own.
+   *
+   * @example
+   * ```ts
+   * declare const catalog: Catalog;
+   * const plan = catalog.plan("vacancies", { agency: [3], page: 2 });
+   * const { count, body } = catalog.listBody(plan, (n) => ({ head: `{"count":${n},"results":[`, tail: "]}" }));
+   * ```
+   */
+  listBody(plan: ListPlan, frame: PageFrame): ListBody {
+    return this.#inList(plan, (plan, count) => {
+      const f = frame(count);
+      if (f === null) return { count, body: null };
+      const sql = plan.sql;
+      if (sql.offset >= count) return { count, body: encoder.encode(f.head + f.tail) };
+      const docSql = this.#docSql("bytes", COLLECTIONS[plan.collection].table);
+      if (sql.plain) {
+        const row = this.#stmt(docSql.pageBody).get(
+          f.head,
+          f.tail,
+          sql.offset,
+          sql.offset + sql.limit,
+        ) as { body: Uint8Array };
+        return { count, body: row.body };
+      }
+      const ids = this.#pageIds(plan, count);
+      const row = this.#stmt(docSql.idsBody).get(
+        f.head,
+        f.tail,
+        `[${Array.prototype.join.call(ids, ",")}]`,
+      ) as { body: Uint8Array; n: number };
+      if (row.n !== ids.length) {
+        throw new Error(`${ids.length - row.n} record(s) of a listed page are missing`);
+      }
+      return { count, body: row.body };
+    });
+  }
+
+  /**
+   * Runs `read` with the plan made fresh and its count, in one read transaction:
+   * count and page come from the same snapshot even while an import commits.
+   */
+  #inList<R>(of: ListPlan, read: (plan: ListPlan, count: number) => R): R {
+    // The turn's shared read transaction is such a transaction; else SAVEPOINT rather than
+    // BEGIN: it also nests inside a caller's transaction.
+    this.#read();
+    const own = !this.#sharing;
+    if (own) this.db.exec("SAVEPOINT catalog_list");
+    try {
+      const plan = this.#fresh(of);
+      return read(plan, this.#countOf(plan));
     } finally {
       if (own) this.db.exec("RELEASE catalog_list");
     }

@@ -201,6 +201,49 @@ Deno.test("list/get: only published records, default order by id, every page con
   }
 });
 
+Deno.test("listBody: the head, the page's records in page order joined by commas, the tail", async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const path = demoDb(dir, { vacancies: 900, competitions: 60, agencies: 6 });
+    const catalog = openCatalog(path, { readonly: true });
+    const agency = (publishedRecords(path, "vacancy")[0].agency as { id: number }).id;
+    const text = new TextDecoder();
+    const frame = (count: number) => ({ head: `{"n":${count},"r":[`, tail: "]}" });
+    const cases: ["vacancies" | "competitions", ListQuery][] = [
+      ["vacancies", {}],
+      ["vacancies", { page: 7 }],
+      ["competitions", { page: 2 }],
+      ["vacancies", { agency: [agency], page: 2 }],
+      // Records in neither id nor table order: the body keeps the page's order.
+      ["vacancies", { ordering: [{ field: "salary_from", desc: true }], page: 3 }],
+      ["vacancies", { search: ["специалист"], ordering: [{ field: "title", desc: false }] }],
+      // Deep pages are sliced from a kept id list.
+      ["vacancies", { ordering: [{ field: "title", desc: true }], page: 60, pageSize: 10 }],
+      ["vacancies", { page: 1000 }],
+      ["vacancies", { search: ["несуществующееслово"] }],
+    ];
+    for (const [collection, q] of cases) {
+      const what = `${collection} ${JSON.stringify(q)}`;
+      const plan = catalog.plan(collection, q);
+      const { count, docs } = catalog.list(collection, q);
+      const got = catalog.listBody(plan, frame);
+      assert.equal(got.count, count, what);
+      assert.equal(text.decode(got.body!), `{"n":${count},"r":[${docs.join(",")}]}`, what);
+      assert.ok(q.page !== 1000 || docs.length === 0, what);
+    }
+    assert.ok(
+      idsOf(catalog.list("vacancies", cases[4][1]).docs).some((id, i, a) => i > 0 && id < a[i - 1]),
+      "the ordered case must not be in id order",
+    );
+    // No page: the frame says so and nothing is read.
+    const none = catalog.listBody(catalog.plan("vacancies", { page: 5 }), () => null);
+    assert.deepEqual(none, { count: catalog.count("vacancies"), body: null });
+    catalog.close();
+  } finally {
+    await cleanup();
+  }
+});
+
 Deno.test("agencies: bare list by id and agency by id", async () => {
   const { dir, cleanup } = await tempDir();
   try {

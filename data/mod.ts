@@ -47,12 +47,14 @@
 export {
   Catalog,
   CatalogOpenError,
+  type ListBody,
   type ListPlan,
   type ListResult,
   type ListWork,
   type ListWorkResult,
   openCatalog,
   type OpenOptions,
+  type PageFrame,
 } from "./catalog.ts";
 export { ReaderPool, type ReaderPoolOptions } from "./readers.ts";
 export {

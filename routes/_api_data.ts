@@ -23,14 +23,21 @@ export interface ListRequest {
 }
 
 /**
- * One page: total count, the resolved page number, the number of pages
- * (at least 1) and the records' JSON as UTF-8 bytes.
+ * Where a page lies in its list: the total count, the resolved page number
+ * and the number of pages (at least 1), which its envelope is built from.
  */
-export interface ListPage {
+export interface PageInfo {
   count: number;
   page: number;
   pages: number;
-  docs: Uint8Array[];
+}
+
+/** The text of a page's body before and after its records (joined by commas). */
+export type PageEnvelope = (at: PageInfo) => { head: string; tail: string };
+
+/** One page: where it lies, and its whole body as UTF-8 bytes. */
+export interface ListPage extends PageInfo {
+  body: Uint8Array;
 }
 
 /** Read access the API needs. */
@@ -40,10 +47,14 @@ export interface ApiData extends Revisioned {
   /** One published record's JSON as UTF-8 bytes, or null. */
   get(collection: "agency" | ListCollection, id: number): Uint8Array | null;
   /**
-   * One page, or null when the page number is past the last page (a promise
-   * when slow work runs elsewhere first).
+   * One page, its records inside `envelope`'s text, or null when the page
+   * number is past the last page (a promise when slow work runs elsewhere first).
    */
-  list(collection: ListCollection, req: ListRequest): ListPage | null | Promise<ListPage | null>;
+  list(
+    collection: ListCollection,
+    req: ListRequest,
+    envelope: PageEnvelope,
+  ): ListPage | null | Promise<ListPage | null>;
 }
 
 /** What the API routes need. */

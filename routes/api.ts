@@ -35,7 +35,7 @@ import {
   vacancyFilterSchema,
 } from "./_api_params.ts";
 import { conditional, validators } from "./_conditional.ts";
-import { joinBytes, utf8 } from "./_bytes.ts";
+import { utf8 } from "./_bytes.ts";
 import { COMMON_HEADERS, withAllCommonHeaders } from "./_common_headers.ts";
 import { openApiDocument } from "./openapi.ts";
 
@@ -278,24 +278,23 @@ async function list(
     if (n === undefined || n < 1 || !Number.isSafeInteger(n)) return INVALID_PAGE;
     page = n;
   }
-  const result = await ctx.data.list(collection, { ...query, page, pageSize });
-  if (result === null) return INVALID_PAGE;
   const self = base + url.pathname;
   const pageQs = pageQuery(q);
   const link = (n: number) => {
     const qs = pageQs(n);
-    return qs ? `${self}?${qs}` : self;
+    return JSON.stringify(qs ? `${self}?${qs}` : self);
   };
-  const next = result.page < result.pages ? JSON.stringify(link(result.page + 1)) : "null";
-  const previous = result.page > 1 ? JSON.stringify(link(result.page - 1)) : "null";
-  return {
-    body: joinBytes(
-      `{"count":${result.count},"next":${next},"previous":${previous},"results":[`,
-      result.docs,
-      ",",
-      "]}",
-    ),
-  };
+  const result = await ctx.data.list(
+    collection,
+    { ...query, page, pageSize },
+    ({ count, page, pages }) => ({
+      head: `{"count":${count},"next":${page < pages ? link(page + 1) : "null"},"previous":${
+        page > 1 ? link(page - 1) : "null"
+      },"results":[`,
+      tail: "]}",
+    }),
+  );
+  return result === null ? INVALID_PAGE : { body: result.body };
 }
 
 function apiRoot(base: string): Record<string, string> {

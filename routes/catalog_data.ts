@@ -7,7 +7,14 @@
  */
 import type { Catalog, ListPlan, ListQuery, ReaderPool } from "../data/mod.ts";
 import { joinBytes } from "./_bytes.ts";
-import type { ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
+import type {
+  ApiData,
+  ListCollection,
+  ListPage,
+  ListRequest,
+  PageEnvelope,
+  PageInfo,
+} from "./_api_data.ts";
 
 const COLLECTION = { vacancy: "vacancies", competition: "competitions" } as const;
 
@@ -42,17 +49,26 @@ export function catalogApiData(catalog: Catalog, readers?: ReaderPool): ApiData 
     get(collection, id) {
       return catalog.getBytes(collection === "agency" ? "agencies" : COLLECTION[collection], id);
     },
-    list(collection: ListCollection, req: ListRequest): ListPage | null | Promise<ListPage | null> {
+    list(
+      collection: ListCollection,
+      req: ListRequest,
+      envelope: PageEnvelope,
+    ): ListPage | null | Promise<ListPage | null> {
       // Built once: the work, the count and the page all read this plan.
       const plan = catalog.plan(
         COLLECTION[collection],
         toQuery(req, req.page === "last" ? 1 : req.page),
       );
       const page = (plan: ListPlan): ListPage | null => {
-        const { count, docs } = catalog.listBytes(plan);
-        const pages = pagesOf(count, req.pageSize);
         const page = plan.query.page ?? 1;
-        return page > pages ? null : { count, page, pages, docs };
+        let at: PageInfo | undefined;
+        const { body } = catalog.listBody(plan, (count) => {
+          const pages = pagesOf(count, req.pageSize);
+          if (page > pages) return null;
+          at = { count, page, pages };
+          return envelope(at);
+        });
+        return body && at ? { ...at, body } : null;
       };
       // Slow work goes to a reader first; without any (the usual case) the page is read now.
       const prepared = (plan: ListPlan) =>

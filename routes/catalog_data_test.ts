@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { openCatalog, ReaderPool } from "../data/mod.ts";
 import { catalogApiData } from "./catalog_data.ts";
 import { validators } from "./_conditional.ts";
+import type { PageInfo } from "./_api_data.ts";
 import { demoDb, tempDir } from "../tests/_data_fixtures.ts";
 
 Deno.test("catalogApiData: pages with their count of pages, last page resolved, Last-Modified formatted once", async () => {
@@ -16,13 +17,29 @@ Deno.test("catalogApiData: pages with their count of pages, last page resolved, 
         const req = { filters: {}, search: [], ordering: [], pageSize: 25 };
         const count = catalog.count("vacancies");
         const pages = Math.ceil(count / 25);
-        const first = await data.list("vacancy", { ...req, page: 1 });
+        // The envelope is asked for with the page's place in its list.
+        const seen: PageInfo[] = [];
+        const envelope = (at: PageInfo) => {
+          seen.push(at);
+          return { head: `[${at.page},[`, tail: "]]" };
+        };
+        const first = await data.list("vacancy", { ...req, page: 1 }, envelope);
         assert.deepEqual([first?.count, first?.page, first?.pages], [count, 1, pages]);
-        const last = await data.list("vacancy", { ...req, page: "last" });
-        assert.deepEqual([last?.page, last?.docs.length], [pages, count - (pages - 1) * 25]);
-        assert.equal(await data.list("vacancy", { ...req, page: pages + 1 }), null);
+        assert.deepEqual(seen, [{ count, page: 1, pages }]);
+        const last = await data.list("vacancy", { ...req, page: "last" }, envelope);
+        const lastBody = JSON.parse(new TextDecoder().decode(last!.body));
+        assert.deepEqual([last?.page, lastBody[0], lastBody[1].length], [
+          pages,
+          pages,
+          count - (pages - 1) * 25,
+        ]);
+        assert.equal(await data.list("vacancy", { ...req, page: pages + 1 }, envelope), null);
         // Terms as the HTTP layer splits them find what the raw value finds.
-        const searched = await data.list("vacancy", { ...req, search: ["специалист"], page: 1 });
+        const searched = await data.list(
+          "vacancy",
+          { ...req, search: ["специалист"], page: 1 },
+          envelope,
+        );
         assert.equal(searched?.count, catalog.count("vacancies", { search: "специалист" }));
         assert.equal(data.lastModifiedHttp!(), data.lastModified().toUTCString());
         assert.equal(validators(data, "[1]").lastModified, data.lastModified().toUTCString());

@@ -16,7 +16,15 @@ import { ResponseCache } from "./_response_cache.ts";
 export type { Face, Methods, Route, RouteHandler, RouteSpec } from "./router.ts";
 export { createRouter, route } from "./router.ts";
 export { COMMON_HEADERS, withCommonHeaders } from "./_common_headers.ts";
-export type { ApiContext, ApiData, ListCollection, ListPage, ListRequest } from "./_api_data.ts";
+export type {
+  ApiContext,
+  ApiData,
+  ListCollection,
+  ListPage,
+  ListRequest,
+  PageEnvelope,
+  PageInfo,
+} from "./_api_data.ts";
 export { baseUrl, type UrlOptions } from "./context.ts";
 export { v8MinorGc, YOUNG_GC_BYTES, YoungCollector } from "./_young_gc.ts";
 export {
