@@ -271,19 +271,23 @@ class DocSql {
     this.published = `SELECT ${this.#doc} AS doc FROM ${table} AS r WHERE r.id = ? AND ` +
       `r.published = 1`;
     // SQLite concatenates the body: no record becomes a JavaScript buffer of its own, and no
-    // JavaScript copy joins them. group_concat takes the rows in the order they are read: the
-    // seq range's subquery is ordered by its index (an ordered subquery is never flattened
-    // into an aggregate), and CROSS JOIN keeps json_each, which yields the array in order, as
-    // the outer loop.
-    const joined = (rows: string) =>
-      `SELECT CAST(?1 || coalesce(group_concat(doc, ','), '') || ?2 AS BLOB) AS body, ` +
-      `count(*) AS n FROM (${rows})`;
+    // JavaScript copy joins them. The head and the tail are rows of their own, around the
+    // records, so the body is built in one pass: group_concat puts each row's own separator
+    // before it (none before the head, the first record and the tail; a comma before every
+    // other record). Rows come in the order they are read: the compound's parts in turn (it
+    // is never flattened into an aggregate), the seq range ordered by its index, and the id
+    // array in its order (json_each kept as the outer loop by CROSS JOIN).
+    const joined = (records: string) =>
+      `SELECT CAST(group_concat(part, sep) AS BLOB) AS body, count(*) - 2 AS n FROM (` +
+      `SELECT ?1 AS part, '' AS sep UNION ALL SELECT * FROM (${records}) ` +
+      `UNION ALL SELECT ?2, '')`;
     this.pageBody = joined(
-      `SELECT r.doc AS doc FROM ${table}_list AS l JOIN ${table} AS r ON r.id = l.id ` +
-        `WHERE l.seq > ?3 AND l.seq <= ?4 ORDER BY l.seq`,
+      `SELECT r.doc, CASE WHEN l.seq > ?3 + 1 THEN ',' ELSE '' END FROM ${table}_list AS l ` +
+        `JOIN ${table} AS r ON r.id = l.id WHERE l.seq > ?3 AND l.seq <= ?4 ORDER BY l.seq`,
     );
     this.idsBody = joined(
-      `SELECT r.doc AS doc FROM json_each(?3) AS j CROSS JOIN ${table} AS r ON r.id = j.value`,
+      `SELECT r.doc, CASE WHEN j.key > 0 THEN ',' ELSE '' END FROM json_each(?3) AS j ` +
+        `CROSS JOIN ${table} AS r ON r.id = j.value`,
     );
   }
 
