@@ -9,22 +9,36 @@
 /** Ordered multi-map of decoded query parameters, first-seen key order. */
 export type QueryPairs = Map<string, string[]>;
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** Value of an ASCII hex digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
 /** Python `unquote_plus` with `errors="replace"`. */
 function unquotePlus(s: string): string {
   if (!s.includes("+") && !s.includes("%")) return s;
   s = s.replaceAll("+", " ");
   if (!s.includes("%")) return s;
-  const bytes: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x25 && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
-      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else {
-      for (const b of new TextEncoder().encode(s[i])) bytes.push(b);
-    }
+  // Each UTF-16 unit is at most 3 UTF-8 bytes; text between escapes is encoded a run at a time.
+  const bytes = new Uint8Array(s.length * 3);
+  let n = 0;
+  let run = 0;
+  for (let i = 0; i + 2 < s.length; i++) {
+    if (s.charCodeAt(i) !== 0x25) continue;
+    const hi = hexValue(s.charCodeAt(i + 1)), lo = hexValue(s.charCodeAt(i + 2));
+    if (hi < 0 || lo < 0) continue;
+    if (run < i) n += encoder.encodeInto(s.slice(run, i), bytes.subarray(n)).written;
+    bytes[n++] = hi * 16 + lo;
+    i += 2;
+    run = i + 1;
   }
-  return new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(new Uint8Array(bytes));
+  if (run < s.length) n += encoder.encodeInto(s.slice(run), bytes.subarray(n)).written;
+  return decoder.decode(bytes.subarray(0, n));
 }
 
 /**
@@ -50,24 +64,21 @@ export function parseQs(raw: string): QueryPairs {
   return out;
 }
 
-const ALWAYS_SAFE = /[A-Za-z0-9_.\-~]/;
-
 /** Strings `quotePlus` leaves as they are (most keys and values: `page`, `2`). */
 const ALL_SAFE = /^[A-Za-z0-9_.\-~]*$/;
+
+/** For each byte: itself when `quote_plus` keeps it, `+` for a space, else its `%XX`. */
+const QUOTED = Array.from({ length: 256 }, (_, b) => {
+  const ch = String.fromCharCode(b);
+  if (/[A-Za-z0-9_.\-~]/.test(ch)) return ch;
+  return b === 0x20 ? "+" : "%" + b.toString(16).toUpperCase().padStart(2, "0");
+});
 
 /** Python `quote_plus(s, safe="")`: UTF-8, uppercase `%XX`, space as `+`. */
 export function quotePlus(s: string): string {
   if (ALL_SAFE.test(s)) return s;
   let out = "";
-  for (const ch of s) {
-    if (ch === " ") out += "+";
-    else if (ALWAYS_SAFE.test(ch)) out += ch;
-    else {
-      for (const b of new TextEncoder().encode(ch)) {
-        out += "%" + b.toString(16).toUpperCase().padStart(2, "0");
-      }
-    }
-  }
+  for (const b of encoder.encode(s)) out += QUOTED[b];
   return out;
 }
 

@@ -59,3 +59,22 @@ Deno.test("quotePlus: safe strings unchanged, everything else escaped as before"
   assert.equal(quotePlus("ж/"), "%D0%B6%2F");
   assert.equal(quotePlus(""), "");
 });
+
+Deno.test("parseQs and quotePlus agree with Python on broken escapes, invalid UTF-8 and astral characters", () => {
+  // Expected values printed by Python 3's parse_qs(keep_blank_values=True) and quote_plus(safe="").
+  const parsed: [string, string, string][] = [
+    ["a=%D0%B6x%E2%82", "a", "жx\uFFFD"],
+    ["a=%FF%FEz", "a", "\uFFFD\uFFFDz"],
+    ["a=%F0%9F%98%80+%41%4", "a", "😀 A%4"],
+    ["a=%%25%2", "a", "%%%2"],
+    ["x%5=%e2%82%ac%C3", "x%5", "€\uFFFD"],
+  ];
+  for (const [raw, key, value] of parsed) assert.deepEqual(parseQs(raw).get(key), [value], raw);
+  const quoted: [string, string][] = [
+    ["😀 a", "%F0%9F%98%80+a"],
+    ["ж/~", "%D0%B6%2F~"],
+    ["a+b&c=d", "a%2Bb%26c%3Dd"],
+    ["\x00\x7f\x80", "%00%7F%C2%80"],
+  ];
+  for (const [s, expected] of quoted) assert.equal(quotePlus(s), expected, s);
+});
