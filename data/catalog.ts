@@ -120,11 +120,11 @@ function openReadonly(path: string, notice: (message: string) => void): Database
 }
 
 /** One page of a list: the total count and the page's serialized records. */
-export interface ListResult<T = string> {
+export interface ListResult {
   /** Number of records matching the filters (all pages). */
   count: number;
-  /** The page's records, each the exact JSON of the API (text, or UTF-8 bytes). */
-  docs: T[];
+  /** The page's records, each the exact JSON of the API. */
+  docs: string[];
 }
 
 /**
@@ -489,37 +489,22 @@ export class Catalog {
    * ```
    * @throws RangeError when `q.page` is not a positive integer.
    */
-  list(collection: ListCollection, q: ListQuery = {}): ListResult {
-    return this.#list(this.plan(collection, q), "text");
-  }
-
-  /**
-   * Like {@linkcode Catalog.list}, but each record is its UTF-8 JSON bytes,
-   * read without decoding so an HTTP body can be assembled from bytes.
-   *
-   * @example
-   * ```ts
-   * declare const catalog: Catalog;
-   * const { count, docs } = catalog.listBytes("vacancies", { page: 2 }); // docs: Uint8Array[]
-   * const again = catalog.listBytes(catalog.plan("vacancies", { page: 2 })); // the same
-   * ```
-   */
-  listBytes(collection: ListCollection, q?: ListQuery): ListResult<Uint8Array>;
-  listBytes(plan: ListPlan): ListResult<Uint8Array>;
-  listBytes(of: ListCollection | ListPlan, q: ListQuery = {}): ListResult<Uint8Array> {
-    return this.#list(isPlan(of) ? of : this.plan(of, q), "bytes");
+  list(collection: ListCollection, q?: ListQuery): ListResult;
+  list(plan: ListPlan): ListResult;
+  list(of: ListCollection | ListPlan, q: ListQuery = {}): ListResult {
+    return this.#list(isPlan(of) ? of : this.plan(of, q));
   }
 
   /**
    * The SQL of a list request, built once for all its steps: pass it to
-   * {@linkcode Catalog.listWork}, {@linkcode Catalog.count} and
-   * {@linkcode Catalog.listBytes} instead of the query.
+   * {@linkcode Catalog.listWork}, {@linkcode Catalog.count},
+   * {@linkcode Catalog.list} and {@linkcode Catalog.listBody} instead of the query.
    *
    * @example
    * ```ts
    * declare const catalog: Catalog;
    * const plan = catalog.plan("vacancies", { search: ["аудит"], page: 3 });
-   * const { count, docs } = catalog.listBytes(plan);
+   * const { count, docs } = catalog.list(plan);
    * ```
    * @throws RangeError when `q.page` is not a positive integer.
    */
@@ -564,29 +549,28 @@ export class Catalog {
     return plan.version === this.#dataVersion ? plan : this.plan(plan.collection, plan.query);
   }
 
-  #list<T extends string | Uint8Array>(of: ListPlan, form: DocForm): ListResult<T> {
+  #list(of: ListPlan): ListResult {
     return this.#inList(of, (plan, count) => {
       const sql = plan.sql;
       if (sql.offset >= count) return { count, docs: [] };
-      const docSql = this.#docSql(form, COLLECTIONS[of.collection].table);
+      const docSql = this.#docSql("text", COLLECTIONS[of.collection].table);
       if (sql.plain) {
         // Default order, no filter: the dense seq makes any page an index range.
         const rows = this.#stmt(docSql.page).all(sql.offset, sql.offset + sql.limit) as {
-          doc: T;
+          doc: string;
         }[];
         return { count, docs: rows.map((r) => r.doc) };
       }
       // Docs are fetched by id after ordering, so sorting never drags them along.
       const ids = this.#pageIds(plan, count);
-      return { count, docs: this.#docsByIds<T>(docSql, ids) };
+      return { count, docs: this.#docsByIds(docSql, ids) };
     });
   }
 
   /**
    * A page as one UTF-8 body that SQLite assembles: `frame(count)`'s head, the
-   * page's records joined by commas, its tail. Cheaper than
-   * {@linkcode Catalog.listBytes} plus a join: no record is copied into a
-   * buffer of its own.
+   * page's records joined by commas, its tail, for an HTTP body: no record
+   * is decoded or copied into a buffer of its own.
    *
    * @example
    * ```ts
@@ -642,11 +626,11 @@ export class Catalog {
   }
 
   /** The records of `ids` in their order, read in one statement. */
-  #docsByIds<T>(docSql: DocSql, ids: ArrayLike<number>): T[] {
+  #docsByIds(docSql: DocSql, ids: ArrayLike<number>): string[] {
     if (ids.length === 0) return [];
     const rows = this.#stmt(docSql.byIds(ids.length)).all(...Array.from(ids)) as {
       id: number;
-      doc: T;
+      doc: string;
     }[];
     // Rows come in id order: each id of the page is found by bisection.
     return Array.from(ids, (id) => {

@@ -138,7 +138,7 @@ export class ReaderPool {
   /**
    * Makes the slow facts of a list request (count, id list) cached in
    * `catalog`, computing them in a worker when they are not, so the
-   * following `catalog.listBytes(collection, q)` only walks indexes. When a
+   * following `catalog.list(plan)` or `catalog.listBody(plan, ...)` only walks indexes. When a
    * worker fails, the facts stay uncached and that call computes them itself.
    *
    * @example
@@ -147,7 +147,7 @@ export class ReaderPool {
    * declare const catalog: Catalog, pool: ReaderPool;
    * const plan = catalog.plan("vacancies", { search: "аудит", agency: [3], page: 900 });
    * await pool.prepare(catalog, plan);
-   * const { count, docs } = catalog.listBytes(plan);
+   * const { count, docs } = catalog.list(plan);
    * ```
    */
   prepare(catalog: Catalog, plan: ListPlan): Promise<void>;
