@@ -37,6 +37,9 @@ import {
 } from "./_geometry.ts";
 import { type Box, polygonAnchor } from "./_labels.ts";
 import { type FeatureStart, fillBatches } from "./_fill_batches.ts";
+import { PathCmds } from "./_path_cmds.ts";
+import { scratchOf } from "./_canvaskit.ts";
+import type { Scratch } from "./_scratch.ts";
 import type { MarkerSink, Painter } from "./_painter.ts";
 import type { RenderLayer } from "./types.ts";
 
@@ -141,15 +144,24 @@ function queryFeatures(
 
 /** Screen geometry of one symbol's features, in drawing order. */
 interface Group {
-  cmds: number[];
+  cmds: PathCmds;
   xy: number[];
-  outline: number[];
+  outline: PathCmds;
   /** Where each feature's fill and outline commands begin. */
   starts: FeatureStart[];
 }
 
-function newGroup(): Group {
-  return { cmds: [], xy: [], outline: [], starts: [] };
+/**
+ * The `index`th group of a layer, its paths the thread's kept ones (the
+ * groups of one layer are drawn before the next layer asks for them).
+ */
+function newGroup(scratch: Scratch, index: number): Group {
+  return {
+    cmds: scratch.path(`group ${index} fill`),
+    xy: [],
+    outline: scratch.path(`group ${index} outline`),
+    starts: [],
+  };
 }
 
 /**
@@ -160,8 +172,8 @@ function newGroup(): Group {
  */
 function drawFills(canvas: Canvas, painter: Painter, symbol: SimpleFillSymbol, g: Group): void {
   const reach = (symbol.outline ? painter.lineWidthPx(symbol.outline.width) / 2 : 0) + 2;
-  for (const batch of fillBatches(g.cmds, g.outline, g.starts, reach)) {
-    painter.fillCmds(canvas, batch.cmds, symbol, batch.outline);
+  for (const batch of fillBatches(g.cmds, g.outline, g.starts, reach, scratchOf(painter.kit))) {
+    painter.fillPath(canvas, batch.fill, symbol, batch.outline);
   }
 }
 
@@ -194,7 +206,7 @@ function collectMarkers(
 }
 
 /** The (empty, never written) commands of a point feature. */
-const NO_CMDS: number[] = [];
+const NO_CMDS = new PathCmds(0);
 
 /** Stands for "geometry already prepared in the cache" (never drawn itself). */
 const CACHED: Geometry = { type: "Polygon", rings: [] };
@@ -222,7 +234,14 @@ export function drawLayer(
     ]),
   ];
   const groups = new Map<SymbolSpec, Group>();
-  for (const c of rendererClasses(layer.renderer)) groups.set(c.symbol, newGroup());
+  const scratch = scratchOf(painter.kit);
+  /** The symbol's group, made on first use. */
+  const groupOf = (symbol: SymbolSpec): Group => {
+    let group = groups.get(symbol);
+    if (!group) groups.set(symbol, group = newGroup(scratch, groups.size));
+    return group;
+  };
+  for (const c of rendererClasses(layer.renderer)) groupOf(c.symbol);
   const labels: LabelCandidate[] = [];
   const font = withLabels && layer.labels ? painter.font(layer.labels.sizePt) : null;
 
@@ -234,22 +253,21 @@ export function drawLayer(
     text: string,
     symbol: SymbolSpec,
     featXy: number[],
-    featCmds: number[],
-    featOutline?: number[],
+    featCmds: PathCmds,
+    featOutline?: PathCmds,
   ) => {
-    let group = groups.get(symbol);
-    if (!group) groups.set(symbol, group = newGroup());
+    const group = groupOf(symbol);
     if (symbol.type === "simple-marker") {
       // Markers on line/polygon layers would need vertices; points are what marker symbols draw.
       for (const v of featXy) group.xy.push(v);
     } else {
-      if (featCmds.length) {
-        group.starts.push({ cmds: group.cmds.length, outline: group.outline.length });
+      if (!featCmds.empty) {
+        group.starts.push({ fill: group.cmds.mark(), outline: group.outline.mark() });
       }
-      for (const v of featCmds) group.cmds.push(v);
-      for (const v of featOutline ?? featCmds) group.outline.push(v);
+      group.cmds.append(featCmds);
+      group.outline.append(featOutline ?? featCmds);
     }
-    if (!font || !layer.labels || (featXy.length === 0 && featCmds.length === 0)) return;
+    if (!font || !layer.labels || (featXy.length === 0 && featCmds.empty)) return;
     // Far more candidates than an image can hold would only cost time: later ones could not be placed.
     if (labels.length >= MAX_LABEL_CANDIDATES) return;
     if (!text) return;
@@ -272,7 +290,7 @@ export function drawLayer(
           [x - r - width, y + r + size * 0.8],
         ],
       });
-    } else if (featCmds.length) {
+    } else if (!featCmds.empty) {
       const a = polygonAnchor(featCmds);
       if (a) labels.push({ text, layer, width, spots: [[a[0] - width / 2, a[1] + size * 0.35]] });
     }
@@ -317,18 +335,17 @@ export function drawLayer(
       const minDiag = finest(display) / 2;
       if (symbol.type === "simple-fill" && !font) {
         // Straight into the symbol's group: no per-feature arrays to copy (what emit does).
-        let group = groups.get(symbol);
-        if (!group) groups.set(symbol, group = newGroup());
+        const group = groupOf(symbol);
         // A feature whose outline is its fill commands is not appended twice (_fill_batches.ts).
         const outlineIsFill = !storedRingsReachMeridian(store, f.id, view);
-        const start = { cmds: group.cmds.length, outline: group.outline.length, outlineIsFill };
+        const start = { fill: group.cmds.mark(), outline: group.outline.mark(), outlineIsFill };
         const outline = outlineIsFill ? undefined : group.outline;
         addStoredRings(store, f.id, win, tol, minDiag, view, group.cmds, outline);
-        if (group.cmds.length > start.cmds) group.starts.push(start);
+        if (group.cmds.verbCount > start.fill.verbs) group.starts.push(start);
         continue;
       }
-      const featCmds: number[] = [];
-      const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
+      const featCmds = new PathCmds();
+      const featOutline = symbol.type === "simple-fill" ? new PathCmds() : undefined;
       const taken = addStoredRings(store, f.id, win, tol, minDiag, view, featCmds, featOutline);
       if (!taken) continue;
       emit(textOf(f.attributes), symbol, [], featCmds, featOutline);
@@ -340,9 +357,9 @@ export function drawLayer(
       if (!symbol) continue;
       const g = preparedGeometry(src, f.id, f.geometry, wkid, finest(display));
       if (!g) continue; // outside what the output SR can show, or below a pixel
-      const featCmds: number[] = [];
+      const featCmds = new PathCmds();
       const featXy: number[] = [];
-      const featOutline: number[] | undefined = symbol.type === "simple-fill" ? [] : undefined;
+      const featOutline = symbol.type === "simple-fill" ? new PathCmds() : undefined;
       switch (g.type) {
         case "Point":
           addPoint([g.x, g.y], view, featXy);
@@ -442,7 +459,7 @@ export function drawSelection(
 ): void {
   const symbol = sel.symbol ?? selectionSymbol(layer, sel.color);
   const view = screenView(display, wkid, 50 * painter.pxPerPt);
-  const cmds: number[] = [];
+  const cmds = new PathCmds();
   const xy: number[] = [];
   for (
     const f of layer.source.query({

@@ -16,14 +16,15 @@
  *
  * @module
  */
-import { CLOSE, LINE, MOVE } from "./_geometry.ts";
+import type { PathCmds, PathData, PathMark } from "./_path_cmds.ts";
+import type { Scratch } from "./_scratch.ts";
 
 /** Where one feature's fill and outline commands begin. */
 export interface FeatureStart {
-  cmds: number;
-  outline: number;
+  fill: PathMark;
+  outline: PathMark;
   /**
-   * The feature's outline is its fill commands, which the outline list
+   * The feature's outline is its fill commands, which the outline path
    * does not repeat (it holds only what was appended there after them);
    * the common case: only rings along an antimeridian outline otherwise.
    */
@@ -31,57 +32,95 @@ export interface FeatureStart {
 }
 
 /**
- * One batch: the fill and outline commands of features that cannot share a
- * pixel, as the 32-bit floats CanvasKit's paths take (copied into its heap
- * as they are, instead of converted element by element from a JS array).
- * `outline` is `cmds` itself when the two are the same commands (one path
- * serves both draws).
+ * One batch: the fill and outline paths of features that cannot share a
+ * pixel. `outline` is `fill` itself when the two are the same commands
+ * (one path serves both draws).
  */
 export interface FillBatch {
-  cmds: Float32Array;
-  outline: Float32Array;
+  fill: PathData;
+  outline: PathData;
 }
 
 /** Grid cells per axis at most (cells grow for big images). */
 const MAX_CELLS = 128;
 
-/** Screen box of path commands in `cmds[from, to)` (MOVE/LINE with x, y; CLOSE alone). */
-function boxOf(cmds: number[], from: number, to: number): [number, number, number, number] {
+/** Screen box of the points in `coords[from, to)` (x, y pairs). */
+function boxOf(coords: Float64Array, from: number, to: number): [number, number, number, number] {
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (let i = from; i < to;) {
-    const verb = cmds[i++];
-    if (verb === MOVE || verb === LINE) {
-      const x = cmds[i++], y = cmds[i++];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-    } else if (verb !== CLOSE) {
-      throw new Error(`Polygon commands hold an unexpected verb ${verb}.`);
-    }
+  for (let i = from; i < to; i += 2) {
+    const x = coords[i], y = coords[i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
   }
   return [x0, y0, x1, y1];
+}
+
+/** Sizes of a batch's paths while it is laid out. */
+interface Sizes {
+  verbs: number;
+  coords: number;
+}
+
+/** Copies `from`'s commands between two marks to `to` at `at` (advanced). */
+function copyInto(
+  to: PathData,
+  at: Sizes,
+  from: PathCmds,
+  points: Float32Array,
+  a: PathMark,
+  b: PathMark,
+): void {
+  to.verbs.set(from.verbs.subarray(a.verbs, b.verbs), at.verbs);
+  to.points.set(points.subarray(a.coords, b.coords), at.coords);
+  at.verbs += b.verbs - a.verbs;
+  at.coords += b.coords - a.coords;
+}
+
+/** Work arrays of the batches, the thread's kept ones (see _scratch.ts). */
+class BatchArrays {
+  readonly #scratch: Scratch;
+  constructor(scratch: Scratch) {
+    this.#scratch = scratch;
+  }
+
+  /** `n` 32-bit floats for `role`. */
+  floats(role: string, n: number): Float32Array {
+    const b = this.#scratch.bytes(role, 4 * n);
+    return new Float32Array(b.buffer, b.byteOffset, n);
+  }
+
+  /** The coordinates of `path` up to `end` as 32-bit floats, for `role`. */
+  points(role: string, path: PathCmds, end: PathMark): Float32Array {
+    const out = this.floats(role, end.coords);
+    out.set(path.coords.subarray(0, end.coords));
+    return out;
+  }
 }
 
 /**
  * Groups features (given in drawing order by where their commands start)
  * into batches, drawn in order, each with the same pixels as drawing its
  * features one by one. `padPx` is how far a feature's pixels may reach
- * beyond its path (half the outline width plus anti-aliasing).
+ * beyond its path (half the outline width plus anti-aliasing). The batches'
+ * arrays are `scratch`'s: valid until the next call.
  */
 export function fillBatches(
-  cmds: number[],
-  outline: number[],
+  fill: PathCmds,
+  outline: PathCmds,
   starts: FeatureStart[],
   padPx: number,
+  scratch: Scratch,
 ): FillBatch[] {
   const n = starts.length;
   if (n === 0) return [];
+  const fillEnd = fill.mark(), outlineEnd = outline.mark();
+  const endOf = (i: number) => i + 1 < n ? starts[i + 1] : { fill: fillEnd, outline: outlineEnd };
   const boxes = new Float64Array(n * 4);
   let gx0 = Infinity, gy0 = Infinity, gx1 = -Infinity, gy1 = -Infinity;
   for (let i = 0; i < n; i++) {
-    const end = i + 1 < n ? starts[i + 1].cmds : cmds.length;
-    const [x0, y0, x1, y1] = boxOf(cmds, starts[i].cmds, end);
+    const [x0, y0, x1, y1] = boxOf(fill.coords, starts[i].fill.coords, endOf(i).fill.coords);
     boxes.set([x0 - padPx, y0 - padPx, x1 + padPx, y1 + padPx], i * 4);
     if (x0 > x1) continue; // no fill commands: touches nothing
     gx0 = Math.min(gx0, x0 - padPx);
@@ -108,42 +147,73 @@ export function fillBatches(
     }
     (levels[level] ??= []).push(i);
   }
-  // One conversion of each command list to floats, then native slice copies per level (pushing
-  // numbers one by one into growing arrays was a tenth of a 50m world map's time).
-  const cmds32 = new Float32Array(cmds), outline32 = new Float32Array(outline);
-  const endOf = (i: number) =>
-    i + 1 < n ? starts[i + 1] : { cmds: cmds.length, outline: outline.length };
+  // One conversion of each path's coordinates to 32-bit floats, then native slice copies per
+  // level (pushing numbers one by one into growing arrays was a tenth of a 50m world map's time).
+  const arrays = new BatchArrays(scratch);
+  const fill32 = arrays.points("batch fill points", fill, fillEnd);
+  const outline32 = arrays.points("batch outline points", outline, outlineEnd);
   if (levels.length === 1 && !starts.some((s) => s.outlineIsFill)) {
+    const { fill: f, outline: o } = starts[0];
     return [{
-      cmds: cmds32.subarray(starts[0].cmds),
-      outline: outline32.subarray(starts[0].outline),
+      fill: {
+        verbs: fill.verbs.subarray(f.verbs, fillEnd.verbs),
+        points: fill32.subarray(f.coords),
+      },
+      outline: {
+        verbs: outline.verbs.subarray(o.verbs, outlineEnd.verbs),
+        points: outline32.subarray(o.coords),
+      },
     }];
   }
-  return levels.map((members) => {
-    let nc = 0, no = 0, shared = true;
+  // Each level's sizes, then one array of verbs and one of points that all of them share.
+  const laid = levels.map((members) => {
+    const nf: Sizes = { verbs: 0, coords: 0 }, no: Sizes = { verbs: 0, coords: 0 };
+    let shared = true;
     for (const i of members) {
       const start = starts[i], end = endOf(i);
-      nc += end.cmds - start.cmds;
-      no += end.outline - start.outline;
-      if (start.outlineIsFill) no += end.cmds - start.cmds;
-      shared &&= start.outlineIsFill === true && end.outline === start.outline;
-    }
-    const batch: FillBatch = { cmds: new Float32Array(nc), outline: new Float32Array(0) };
-    batch.outline = shared ? batch.cmds : new Float32Array(no);
-    let oc = 0, oo = 0;
-    for (const i of members) {
-      const start = starts[i], end = endOf(i);
-      const fill = cmds32.subarray(start.cmds, end.cmds);
-      batch.cmds.set(fill, oc);
-      oc += fill.length;
-      if (shared) continue;
-      // As drawn feature by feature: its own outline, then what follows it in the outline list.
+      const fv = end.fill.verbs - start.fill.verbs, fc = end.fill.coords - start.fill.coords;
+      nf.verbs += fv;
+      nf.coords += fc;
+      no.verbs += end.outline.verbs - start.outline.verbs;
+      no.coords += end.outline.coords - start.outline.coords;
       if (start.outlineIsFill) {
-        batch.outline.set(fill, oo);
-        oo += fill.length;
+        no.verbs += fv;
+        no.coords += fc;
       }
-      batch.outline.set(outline32.subarray(start.outline, end.outline), oo);
-      oo += end.outline - start.outline;
+      shared &&= start.outlineIsFill === true && end.outline.verbs === start.outline.verbs;
+    }
+    return { members, nf, no: shared ? null : no };
+  });
+  const total: Sizes = { verbs: 0, coords: 0 };
+  for (const { nf, no } of laid) {
+    total.verbs += nf.verbs + (no?.verbs ?? 0);
+    total.coords += nf.coords + (no?.coords ?? 0);
+  }
+  const verbs = scratch.bytes("batch verbs", total.verbs);
+  const points = arrays.floats("batch points", total.coords);
+  const taken: Sizes = { verbs: 0, coords: 0 };
+  const take = (size: Sizes): PathData => {
+    const d = {
+      verbs: verbs.subarray(taken.verbs, taken.verbs + size.verbs),
+      points: points.subarray(taken.coords, taken.coords + size.coords),
+    };
+    taken.verbs += size.verbs;
+    taken.coords += size.coords;
+    return d;
+  };
+  return laid.map(({ members, nf, no }) => {
+    const own = take(nf);
+    const batch: FillBatch = { fill: own, outline: no ? take(no) : own };
+    const atFill: Sizes = { verbs: 0, coords: 0 }, atOutline: Sizes = { verbs: 0, coords: 0 };
+    for (const i of members) {
+      const start = starts[i], end = endOf(i);
+      copyInto(batch.fill, atFill, fill, fill32, start.fill, end.fill);
+      if (!no) continue;
+      // As drawn feature by feature: its own outline, then what follows it in the outline path.
+      if (start.outlineIsFill) {
+        copyInto(batch.outline, atOutline, fill, fill32, start.fill, end.fill);
+      }
+      copyInto(batch.outline, atOutline, outline, outline32, start.outline, end.outline);
     }
     return batch;
   });

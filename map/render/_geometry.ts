@@ -13,17 +13,15 @@
  * - clipping to the (padded) image rectangle in screen space, so far-zoomed
  *   views never hand huge coordinates to Skia's float math.
  *
- * Paths come out as CanvasKit path commands (`MOVE`, `LINE`, `CLOSE` verbs
- * with coordinates) so a whole symbol group becomes one `Path.MakeFromCmds`.
+ * Paths come out as verbs and coordinates in a {@link PathCmds}, so a whole
+ * symbol group becomes one CanvasKit path.
  *
  * @module
  */
 import type { Extent, Position } from "../types.ts";
 import { type MapDisplay, toScreen } from "../geo/display.ts";
 import { firstWorldCopy, lastWorldCopy, worldPeriod, worldShifts } from "../geo/wrap.ts";
-
-/** CanvasKit path verbs (values of `CanvasKit.MOVE_VERB` etc.). */
-export const MOVE = 0, LINE = 1, CLOSE = 5;
+import type { PathCmds } from "./_path_cmds.ts";
 
 /** Affine map → screen transform: x' = a·x + b·y + c, y' = d·x + e·y + f. */
 export interface Affine {
@@ -307,14 +305,6 @@ function clipRing(n: number, v: ScreenView): number {
   return m;
 }
 
-/** Appends a closed ring (`n` flat screen points in `f`) to path commands. */
-function emitRing(f: Float64Array, n: number, cmds: number[]): void {
-  if (n < 3) return;
-  cmds.push(MOVE, f[0], f[1]);
-  for (let i = 1; i < n; i++) cmds.push(LINE, f[2 * i], f[2 * i + 1]);
-  cmds.push(CLOSE);
-}
-
 /** Whether x lies on an antimeridian (x = period/2 + k * period). */
 function onMeridian(x: number, period: number): boolean {
   const r = (x - period / 2) / period;
@@ -334,8 +324,8 @@ function onMeridian(x: number, period: number): boolean {
 export function addPolygon(
   rings: Position[][],
   v: ScreenView,
-  cmds: number[],
-  outline?: number[],
+  cmds: PathCmds,
+  outline?: PathCmds,
 ): number {
   let count = 0;
   for (const ring of rings) {
@@ -375,8 +365,8 @@ export function addRing(
   xy: ArrayLike<number>,
   n: number,
   v: ScreenView,
-  cmds: number[],
-  outline?: number[],
+  cmds: PathCmds,
+  outline?: PathCmds,
   chunks: RingChunks | null = null,
 ): number {
   if (n < 3) return 0;
@@ -387,13 +377,13 @@ export function addRing(
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
   }
-  const start = cmds.length;
+  const start = cmds.mark();
   for (const shift of shiftsFor(x0, x1, v)) {
     const runs = chunks === null ? null : runsOfChunks(chunks, shift, v);
     const of = runs === null ? null : chunks!.of;
     const m = clipRing(flatToScreen(xy, 0, n - 1, shift, v.t, false, of, chunkRun), v);
     if (m >= 3) {
-      emitRing(clipped, m, cmds);
+      cmds.ring(clipped, m);
       count++;
     }
   }
@@ -403,7 +393,7 @@ export function addRing(
     for (let i = 0; i < n - 1 && !cut; i++) cut = artificial(xy, i, v.period);
   }
   if (!cut) {
-    for (let i = start; i < cmds.length; i++) outline.push(cmds[i]);
+    outline.append(cmds, start);
     return count;
   }
   // The outline is the ring's runs of vertices between such edges, as open paths.
@@ -468,7 +458,7 @@ function clipSegment(ax: number, ay: number, bx: number, by: number, v: ScreenVi
 }
 
 /** Appends a polyline path as clipped, simplified screen sub-paths. */
-export function addPath(path: Position[], v: ScreenView, cmds: number[]): void {
+export function addPath(path: Position[], v: ScreenView, cmds: PathCmds): void {
   if (path.length < 2) return;
   addFlatPath(flatten(path), 0, path.length - 1, v, cmds, null);
 }
@@ -484,7 +474,7 @@ function addFlatPath(
   a: number,
   b: number,
   v: ScreenView,
-  cmds: number[],
+  cmds: PathCmds,
   chunks: RingChunks | null,
 ) {
   let x0 = Infinity, x1 = -Infinity;
@@ -508,8 +498,8 @@ function addFlatPath(
       const t0 = segT0, t1 = segT1;
       const sx = ax + t0 * (bx - ax), sy = ay + t0 * (by - ay);
       const ex = ax + t1 * (bx - ax), ey = ay + t1 * (by - ay);
-      if (!open || t0 > 0) cmds.push(MOVE, sx, sy);
-      cmds.push(LINE, ex, ey);
+      if (!open || t0 > 0) cmds.move(sx, sy);
+      cmds.line(ex, ey);
       open = t1 === 1;
     }
   }

@@ -23,6 +23,7 @@
 import type { FeatureSource } from "../sources/source.ts";
 import { normalizeWkid } from "../geo/projection.ts";
 import { addRing, reachesMeridian, type RingChunks, type ScreenView } from "./_geometry.ts";
+import type { PathCmds } from "./_path_cmds.ts";
 import { buildStart, supersedes } from "./_store_age.ts";
 
 /** The shareable part of a store: plain typed arrays over `SharedArrayBuffer`s. */
@@ -345,8 +346,8 @@ export function addStoredRings(
   tol: number,
   minDiag: number,
   view: ScreenView,
-  cmds: number[],
-  outline?: number[],
+  cmds: PathCmds,
+  outline?: PathCmds,
 ): number | undefined {
   const i = store.index.get(id);
   if (i === undefined) return undefined;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { CLOSE, LINE, MOVE } from "./_geometry.ts";
+import { CLOSE, LINE, MOVE, type PathCmds } from "./_path_cmds.ts";
 
 /** An axis-aligned box in pixels. */
 export interface Box {
@@ -67,17 +67,18 @@ export class Collisions {
   }
 }
 
-/** Splits path commands into flat rings [x0, y0, x1, y1, ...]. */
-export function ringsOfCmds(cmds: number[]): number[][] {
+/** Splits a screen path into flat rings [x0, y0, x1, y1, ...]. */
+export function ringsOfCmds(cmds: PathCmds): number[][] {
   const rings: number[][] = [];
   let cur: number[] = [];
-  for (let i = 0; i < cmds.length;) {
-    const v = cmds[i++];
+  const { verbs, coords } = cmds;
+  for (let i = 0, p = 0; i < cmds.verbCount; i++) {
+    const v = verbs[i];
     if (v === MOVE) {
       if (cur.length) rings.push(cur);
-      cur = [cmds[i++], cmds[i++]];
+      cur = [coords[p++], coords[p++]];
     } else if (v === LINE) {
-      cur.push(cmds[i++], cmds[i++]);
+      cur.push(coords[p++], coords[p++]);
     } else if (v === CLOSE) {
       if (cur.length) rings.push(cur);
       cur = [];
@@ -107,10 +108,10 @@ function inside(rings: number[][], x: number, y: number): boolean {
 }
 
 /**
- * A label anchor inside a polygon given as screen path commands, or null
- * when nothing of it is visible.
+ * A label anchor inside a polygon given as a screen path, or null when
+ * nothing of it is visible.
  */
-export function polygonAnchor(cmds: number[]): [number, number] | null {
+export function polygonAnchor(cmds: PathCmds): [number, number] | null {
   const rings = ringsOfCmds(cmds);
   let best: number[] | null = null;
   let bestArea = 0;

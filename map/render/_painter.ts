@@ -23,7 +23,7 @@ import {
   RenderMemoryError,
   scratchOf,
 } from "./_canvaskit.ts";
-import { CLOSE, LINE, MOVE } from "./_geometry.ts";
+import { CLOSE, LINE, MOVE, type PathCmds, type PathData } from "./_path_cmds.ts";
 import { makeSprite } from "./_stamp.ts";
 import { dedupeKeepLast, type MarkerSink, overlapFreeGroups } from "./_markers.ts";
 
@@ -40,6 +40,8 @@ export class Painter {
   #hatches = new Map<string, Shader>();
   #fonts = new Map<number, Font>();
   #textPaints = new Map<string, Paint>();
+  #fillPaints = new Map<SimpleFillSymbol, Paint>();
+  #strokePaints = new Map<SimpleLineSymbol, Paint>();
 
   /** Creates a painter; `pxPerPt` is DPI / 72. */
   constructor(kit: Kit, pxPerPt: number) {
@@ -132,21 +134,43 @@ export class Painter {
     }
   }
 
-  /** Strokes path commands with a line symbol. */
-  strokeCmds(canvas: Canvas, cmds: number[] | Float32Array, line: SimpleLineSymbol): void {
+  /** Strokes path commands (a flat CanvasKit command list) with a line symbol. */
+  strokeCmds(canvas: Canvas, cmds: number[], line: SimpleLineSymbol): void {
     if (line.style === "none" || line.color[3] === 0 || cmds.length === 0) return;
-    const path = this.kit.ck.Path.MakeFromCmds(cmds);
+    this.#withPath(this.kit.ck.Path.MakeFromCmds(cmds), (path) => this.#stroke(canvas, path, line));
+  }
+
+  /** Strokes a screen path with a line symbol. */
+  strokePath(canvas: Canvas, data: PathData, line: SimpleLineSymbol): void {
+    if (line.style === "none" || line.color[3] === 0 || data.verbs.length === 0) return;
+    this.#withPath(this.#pathOf(data), (path) => this.#stroke(canvas, path, line));
+  }
+
+  /** The CanvasKit path of verbs and points (null when CanvasKit has no room for it). */
+  #pathOf(data: PathData): Path | null {
+    return this.kit.ck.Path.MakeFromVerbsPointsWeights(data.verbs, data.points);
+  }
+
+  /** Runs `draw` with `path`, then frees it. */
+  #withPath(path: Path | null, draw: (path: Path) => void): void {
     if (!path) return;
     try {
-      this.#strokePath(canvas, path, line);
+      draw(path);
     } finally {
       path.delete();
     }
   }
 
   /** Strokes `path` (the caller's, not freed here) with a line symbol. */
-  #strokePath(canvas: Canvas, path: Path, line: SimpleLineSymbol): void {
+  #stroke(canvas: Canvas, path: Path, line: SimpleLineSymbol): void {
     if (line.style === "none" || line.color[3] === 0) return;
+    canvas.drawPath(path, this.#strokePaint(line));
+  }
+
+  /** The paint of a line symbol, made once per symbol (a batched layer draws many paths with it). */
+  #strokePaint(line: SimpleLineSymbol): Paint {
+    const have = this.#strokePaints.get(line);
+    if (have) return have;
     const { ck } = this.kit;
     const w = this.lineWidthPx(line.width);
     const exact = line.width * this.pxPerPt;
@@ -162,43 +186,58 @@ export class Painter {
       p.setStrokeCap(ck.StrokeCap.Butt);
       p.setPathEffect(this.#own(ck.PathEffect.MakeDash(dash, 0)));
     }
-    canvas.drawPath(path, p);
+    this.#strokePaints.set(line, p);
+    return p;
   }
 
-  /** Fills (and outlines) path commands of polygon rings with a fill symbol. */
-  fillCmds(
-    canvas: Canvas,
-    cmds: number[] | Float32Array,
-    fill: SimpleFillSymbol,
-    outline = cmds,
-  ): void {
+  /** Fills and outlines the rings of path commands (a flat CanvasKit command list). */
+  fillCmds(canvas: Canvas, cmds: number[], fill: SimpleFillSymbol): void {
     if (cmds.length === 0) return;
+    this.#withPath(
+      this.kit.ck.Path.MakeFromCmds(cmds),
+      (path) => this.#fill(canvas, path, fill, true),
+    );
+  }
+
+  /**
+   * Fills the polygon rings of a screen path with a fill symbol and strokes
+   * its outline: `outline`, or the rings themselves.
+   */
+  fillPath(canvas: Canvas, data: PathData, fill: SimpleFillSymbol, outline = data): void {
+    if (data.verbs.length === 0) return;
+    // The outline is often the fill's own commands: their path serves both.
+    const same = outline === data;
+    this.#withPath(this.#pathOf(data), (path) => this.#fill(canvas, path, fill, same));
+    if (fill.outline && !same) this.strokePath(canvas, outline, fill.outline);
+  }
+
+  /** Fills `path` (the caller's) and, with `outlineToo`, strokes it with the symbol's outline. */
+  #fill(canvas: Canvas, path: Path, fill: SimpleFillSymbol, outlineToo: boolean): void {
     const { ck } = this.kit;
-    const path = ck.Path.MakeFromCmds(cmds);
-    if (!path) return;
-    try {
-      // Even-odd: holes stay open whatever the ring orientation of the source.
-      path.setFillType(ck.FillType.EvenOdd);
-      if (fill.style !== "none" && fill.color[3] > 0) {
-        const p = this.paint(fill.color, "fill");
-        const o = fill.outline;
-        if (o && o.style === "solid" && o.color[3] >= 128 && o.width * this.pxPerPt >= 0.5) {
-          // The outline is drawn over every edge of the fill and hides its staircase:
-          // an aliased fill rasterises about twice as fast in Skia-wasm.
-          p.setAntiAlias(false);
-        }
-        if (fill.style !== "solid") {
-          p.setColor(ck.BLACK);
-          p.setShader(this.#hatchShader(fill.style, fill.color));
-        }
-        canvas.drawPath(path, p);
-      }
-      // The outline is often the fill's own commands: their path serves both.
-      if (fill.outline && outline === cmds) this.#strokePath(canvas, path, fill.outline);
-    } finally {
-      path.delete();
+    // Even-odd: holes stay open whatever the ring orientation of the source.
+    path.setFillType(ck.FillType.EvenOdd);
+    if (fill.style !== "none" && fill.color[3] > 0) canvas.drawPath(path, this.#fillPaint(fill));
+    if (fill.outline && outlineToo) this.#stroke(canvas, path, fill.outline);
+  }
+
+  /** The paint of a fill symbol's fill, made once per symbol. */
+  #fillPaint(fill: SimpleFillSymbol): Paint {
+    const have = this.#fillPaints.get(fill);
+    if (have) return have;
+    const { ck } = this.kit;
+    const p = this.paint(fill.color, "fill");
+    const o = fill.outline;
+    if (o && o.style === "solid" && o.color[3] >= 128 && o.width * this.pxPerPt >= 0.5) {
+      // The outline is drawn over every edge of the fill and hides its staircase:
+      // an aliased fill rasterises about twice as fast in Skia-wasm.
+      p.setAntiAlias(false);
     }
-    if (fill.outline && outline !== cmds) this.strokeCmds(canvas, outline, fill.outline);
+    if (fill.style !== "solid") {
+      p.setColor(ck.BLACK);
+      p.setShader(this.#hatchShader(fill.style, fill.color));
+    }
+    this.#fillPaints.set(fill, p);
+    return p;
   }
 
   /** Marker shape around (0, 0) of radius r, as commands appended at (x, y). */
@@ -410,17 +449,22 @@ export class Painter {
     canvas.drawText(s, x, y, this.#textPaint(color, 0), font);
   }
 
-  /** Draws any symbol onto commands (fills/lines) or points (markers). */
+  /**
+   * Draws any symbol onto a screen path (fills, lines; a fill's outline is
+   * `outline` when given) or points (markers).
+   */
   draw(
     canvas: Canvas,
     symbol: SymbolSpec,
-    cmds: number[],
+    cmds: PathCmds,
     xy: number[],
     sink?: MarkerSink,
-    outline?: number[],
+    outline?: PathCmds,
   ): void {
-    if (symbol.type === "simple-fill") this.fillCmds(canvas, cmds, symbol, outline ?? cmds);
-    else if (symbol.type === "simple-line") this.strokeCmds(canvas, cmds, symbol);
+    if (symbol.type === "simple-fill") {
+      const fill = cmds.data();
+      this.fillPath(canvas, fill, symbol, outline ? outline.data() : fill);
+    } else if (symbol.type === "simple-line") this.strokePath(canvas, cmds.data(), symbol);
     else this.markers(canvas, xy, symbol, sink);
   }
 
@@ -431,5 +475,7 @@ export class Painter {
     this.#hatches.clear();
     this.#fonts.clear();
     this.#textPaints.clear();
+    this.#fillPaints.clear();
+    this.#strokePaints.clear();
   }
 }

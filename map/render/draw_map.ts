@@ -20,6 +20,7 @@ import {
 } from "./_draw_layer.ts";
 import { trimGeometryCache } from "./_geomcache.ts";
 import { addPath, addPoint, addPolygon, screenView } from "./_geometry.ts";
+import { PathCmds } from "./_path_cmds.ts";
 import { type Box, Collisions } from "./_labels.ts";
 import { Painter } from "./_painter.ts";
 import { applyTransparentColor, encodeImage, formatHasAlpha } from "./encode.ts";
@@ -84,7 +85,7 @@ function drawGraphics(
     }
     const reach = 50 * painter.pxPerPt;
     const view = screenView(display, wkid, reach);
-    const cmds: number[] = [];
+    const cmds = new PathCmds();
     const xy: number[] = [];
     const g = gr.geometry;
     if (g.type === "Point") addPoint([g.x, g.y], view, xy);

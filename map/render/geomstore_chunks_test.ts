@@ -23,6 +23,7 @@ import {
   storeBytes,
 } from "./_geomstore.ts";
 import { freeSurface, type Kit, loadKit, makeRasterSurface } from "./_canvaskit.ts";
+import { PathCmds } from "./_path_cmds.ts";
 import { seededRandom } from "../../tests/_random.ts";
 
 /** A closed star-shaped ring of n vertices around (cx, cy) with a ragged radius up to r. */
@@ -128,11 +129,11 @@ function draw(d: PolygonStoreData, id: number, v: View): Drawn {
   const view = viewOf(v);
   const res = (v.extent.xmax - v.extent.xmin) / W;
   const win = ringWindow(view, PAD * res);
-  const out: Drawn = { cmds: [], outline: [] };
+  const cmds = new PathCmds(), outline = new PathCmds();
   const store = { data: d, index: new Map([...d.ids].map((x, i) => [x, i])) };
   const tol = 2 ** Math.floor(Math.log2(res)) / 2;
-  addStoredRings(store, id, win, tol, res / 2, view, out.cmds, out.outline);
-  return out;
+  addStoredRings(store, id, win, tol, res / 2, view, cmds, outline);
+  return { cmds: cmds.toCmds(), outline: outline.toCmds() };
 }
 
 /** Chunks of feature `id`'s rings that lie beyond view `v` at shift 0. */
@@ -276,9 +277,9 @@ Deno.test("the comparison sees a wrong collapse: a chunk that enters the view dr
     rotation: 0,
   };
   const path = (ch: RingChunks | null) => {
-    const out: Drawn = { cmds: [], outline: [] };
-    addRing(xy, n, viewOf(v), out.cmds, out.outline, ch);
-    return out;
+    const cmds = new PathCmds(), outline = new PathCmds();
+    addRing(xy, n, viewOf(v), cmds, outline, ch);
+    return { cmds: cmds.toCmds(), outline: outline.toCmds() };
   };
   const whole = path(null);
   const right = path({ of, box: boxes(-1), first: 0, count });
