@@ -25,11 +25,17 @@ import type {
 } from "canvaskit-wasm";
 import { packageAsset } from "./_assets.ts";
 import { Scratch, SCRATCH_LIMIT_BYTES } from "./_scratch.ts";
+import type { WasmHeap } from "./_rgb_rows.ts";
 
 /** A loaded CanvasKit with the label typeface. */
 export interface Kit {
   ck: CanvasKit;
   typeface: Typeface;
+  /**
+   * CanvasKit's wasm memory, where it draws (see {@link instantiateKit});
+   * absent if it could not be found, and then nothing is done in place.
+   */
+  memory?: WebAssembly.Memory;
 }
 
 // The package is CommonJS: at run time the default import is the init
@@ -54,13 +60,48 @@ function packageFile(specifier: string): string {
 export function loadKit(): Promise<Kit> {
   loading ??= (async () => {
     const wasm = packageFile("canvaskit-wasm/bin/full/canvaskit.wasm");
-    const ck = await CanvasKitInit({ locateFile: () => wasm });
+    const { ck, memory } = await instantiateKit({ locateFile: () => wasm });
     const fontBytes = await Deno.readFile(packageFile("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"));
     const typeface = ck.Typeface.MakeFreeTypeFaceFromData(fontBytes.slice().buffer);
     if (!typeface) throw new Error("CanvasKit could not load the DejaVu Sans font.");
-    return { ck, typeface };
+    return { ck, typeface, memory };
   })();
   return loading;
+}
+
+/**
+ * Starts CanvasKit and finds its wasm memory, which the package does not
+ * expose: the module instances made while it starts are noted (it
+ * instantiates its module through `WebAssembly.instantiate`, wrapped for
+ * that call alone) and the memory is the export whose buffer is
+ * CanvasKit's heap. Code of ours that works on drawn pixels where they are
+ * (the PNG24 packer) is instantiated on it. Null when no export matches
+ * (another CanvasKit build): the pixels are then copied out, as before.
+ */
+async function instantiateKit(
+  opts: CanvasKitInitOptions,
+): Promise<{ ck: CanvasKit; memory: WebAssembly.Memory | undefined }> {
+  const instantiate = WebAssembly.instantiate;
+  const made: WebAssembly.Instance[] = [];
+  const noting = async (...args: Parameters<typeof WebAssembly.instantiate>) => {
+    const r = await (instantiate as (...a: unknown[]) => Promise<unknown>)(...args);
+    made.push(
+      r instanceof WebAssembly.Instance ? r : (r as { instance: WebAssembly.Instance }).instance,
+    );
+    return r;
+  };
+  WebAssembly.instantiate = noting as typeof WebAssembly.instantiate;
+  let ck: CanvasKit;
+  try {
+    ck = await CanvasKitInit(opts);
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+  const heap = (ck as unknown as { HEAPU8: Uint8Array }).HEAPU8.buffer;
+  const memory = made.flatMap((i) => Object.values(i.exports)).find((e) =>
+    e instanceof WebAssembly.Memory && e.buffer === heap
+  ) as WebAssembly.Memory | undefined;
+  return { ck, memory };
 }
 
 /**
@@ -73,6 +114,7 @@ export function discardKit(kit: Kit): void {
   spares.delete(kit);
   scratches.delete(kit);
   readBuffers.delete(kit);
+  packBuffers.delete(kit);
   loading = null;
 }
 
@@ -285,24 +327,37 @@ const scratches = new WeakMap<Kit, Scratch>();
 /** The kit's reusable work buffers (see _scratch.ts): one job at a time uses them. */
 export function scratchOf(kit: Kit): Scratch {
   let s = scratches.get(kit);
-  if (!s) scratches.set(kit, s = new Scratch());
+  if (!s) scratches.set(kit, s = new Scratch(SCRATCH_LIMIT_BYTES, heapOf(kit)));
   return s;
+}
+
+/** CanvasKit's heap as the PNG24 packer works in it: a buffer of its own kept there. */
+function heapOf(kit: Kit): WasmHeap | undefined {
+  const memory = kit.memory;
+  if (!memory) return undefined;
+  return { memory, buffer: (n) => keptBuffer(kit, packBuffers, n)?.byteOffset ?? 0 };
 }
 
 /** A wasm buffer each kit reads pixels into, grown to the largest read within the limit. */
 const readBuffers = new WeakMap<Kit, MallocObj>();
+/** A wasm buffer each kit packs PNG24 scanlines into (_rgb_rows.ts), kept the same way. */
+const packBuffers = new WeakMap<Kit, MallocObj>();
 
-function readBufferOf(kit: Kit, n: number): MallocObj | undefined {
+/**
+ * The kit's buffer of `kept` with room for `n` bytes (grown, within the
+ * scratch limit), or undefined when the heap has no room for it.
+ */
+function keptBuffer(kit: Kit, kept: WeakMap<Kit, MallocObj>, n: number): MallocObj | undefined {
   if (n > SCRATCH_LIMIT_BYTES) return undefined;
-  const have = readBuffers.get(kit);
+  const have = kept.get(kit);
   if (have && have.length >= n) return have;
   if (have) kit.ck.Free(have);
-  readBuffers.delete(kit);
+  kept.delete(kit);
   // Malloc does not throw when the heap cannot grow: it answers address 0,
-  // which readPixels would write over. No room: CanvasKit allocates for this read alone.
+  // which readPixels would write over. No room: the caller does without.
   const buf = kit.ck.Malloc(Uint8Array, n);
   if (!buf.byteOffset) return undefined;
-  readBuffers.set(kit, buf);
+  kept.set(kit, buf);
   return buf;
 }
 
@@ -329,7 +384,8 @@ export function readPixelsInto(
   role: string,
 ): Uint8Array | null {
   const n = info.width * info.height * 4;
-  const dest = readBufferOf(kit, n);
+  // No room for the kept buffer: CanvasKit allocates for this read alone.
+  const dest = keptBuffer(kit, readBuffers, n);
   const px = source.readPixels(0, 0, info, dest) as Uint8Array | null;
   if (!px) return null;
   const out = scratchOf(kit).bytes(role, n);

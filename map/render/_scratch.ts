@@ -18,7 +18,7 @@
  * @module
  */
 import { PathCmds } from "./_path_cmds.ts";
-import { RgbRows } from "./_rgb_rows.ts";
+import { RgbRows, type WasmHeap } from "./_rgb_rows.ts";
 
 /** Bytes of work buffers one thread keeps between jobs (enough for every buffer of a 2048x1536 image). */
 export const SCRATCH_LIMIT_BYTES = 64 * 2 ** 20;
@@ -37,9 +37,16 @@ export class Scratch {
   readonly #limit: number;
   #rgbRows: RgbRows | null = null;
 
-  /** Keeps at most `limitBytes` of buffers between calls. */
-  constructor(limitBytes = SCRATCH_LIMIT_BYTES) {
+  readonly #heap: WasmHeap | undefined;
+
+  /**
+   * Keeps at most `limitBytes` of buffers between calls; `heap` is the wasm
+   * memory images are drawn in (CanvasKit's), where PNG24 scanlines are
+   * then packed in place.
+   */
+  constructor(limitBytes = SCRATCH_LIMIT_BYTES, heap?: WasmHeap) {
     this.#limit = limitBytes;
+    this.#heap = heap;
   }
 
   /**
@@ -89,7 +96,8 @@ export class Scratch {
 
   /**
    * The thread's SIMD packer of PNG24 scanlines (_rgb_rows.ts), made on first use; its memory
-   * (up to 32 MiB) is apart from the buffers above.
+   * (up to 32 MiB) is apart from the buffers above, and it packs images that live in the
+   * scratch's heap in place, into a buffer it keeps there.
    *
    * @example
    * ```ts
@@ -97,7 +105,7 @@ export class Scratch {
    * ```
    */
   rgbRows(): RgbRows {
-    return this.#rgbRows ??= new RgbRows();
+    return this.#rgbRows ??= new RgbRows(undefined, this.#heap);
   }
 
   /** Bytes kept (diagnostics and tests). */

@@ -245,7 +245,8 @@ export function renderMap(
   timing?: MapTiming,
 ): MapRenderResult {
   // Encoded from the surface's own pixels, before it is released: no copy of the image. Every
-  // encoder reads the pixels before it calls CanvasKit (JPEG copies them out first).
+  // encoder reads the pixels before it calls CanvasKit (JPEG copies them out first; the PNG24
+  // packer takes their address before it finds room in CanvasKit's heap, which may grow it).
   if (!timing) return _drawMap(kit, map, req, true, (drawn) => _encodeMap(kit, req, drawn));
   const start = performance.now();
   let drawn = start;

@@ -147,3 +147,51 @@ Deno.test("the SIMD packer leaves images over its limit to the caller", () => {
   );
   assert.equal(rows.of(new Uint8Array(16 * 16 * 4), 16, 16), null);
 });
+
+/** A wasm memory with a bump allocator, as CanvasKit's heap is to the packer. */
+function bumpHeap(pages: number) {
+  const memory = new WebAssembly.Memory({ initial: pages });
+  let top = 65536, calls = 0;
+  const heap = {
+    memory,
+    failing: false,
+    buffer(n: number): number {
+      calls++;
+      if (heap.failing) return 0;
+      const at = top;
+      top += n;
+      const need = Math.ceil(top / 65536) - memory.buffer.byteLength / 65536;
+      if (need > 0) memory.grow(need);
+      return at;
+    },
+    get calls() {
+      return calls;
+    },
+  };
+  return heap;
+}
+
+Deno.test("the SIMD packer packs pixels in their own heap, even when finding room grows it", () => {
+  const w = 37, h = 11, n = h * (w * 3 + 1);
+  const heap = bumpHeap(1);
+  const pixels = new Uint8Array(heap.memory.buffer, 8, w * h * 4);
+  let seed = 5;
+  for (let i = 0; i < pixels.length; i++) pixels[i] = seed = (seed * 97 + 13) % 256;
+  const copy = new RgbRows().of(pixels.slice(), w, h)!.slice();
+  const rows = new RgbRows(32 * 2 ** 20, heap);
+  // The first call finds room past the memory's end: the heap grows and `pixels` is detached.
+  const first = rows.of(pixels, w, h)!;
+  assert.equal(pixels.length, 0, "the pixel view was detached by the growth");
+  assert.equal(first.buffer, heap.memory.buffer, "packed in the heap");
+  assert.deepEqual(first, copy);
+  assert.equal(first.length, n);
+  // Pixels outside the heap are copied into the packer's own memory, as before.
+  const outside = rows.of(new Uint8Array(w * h * 4).fill(7), w, h)!;
+  assert.notEqual(outside.buffer, heap.memory.buffer);
+  assert.equal(heap.calls, 1);
+  // No room in the heap: the copy it would have done without one.
+  heap.failing = true;
+  const again = new Uint8Array(heap.memory.buffer, 8, w * h * 4);
+  assert.deepEqual(rows.of(again, w, h), copy);
+  assert.equal(heap.calls, 2);
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { borrowSurface, loadKit, releaseSurface, surfacePixels } from "./_canvaskit.ts";
+import { borrowSurface, loadKit, releaseSurface, scratchOf, surfacePixels } from "./_canvaskit.ts";
 import { Scratch } from "./_scratch.ts";
 import { collectUnlessBusy, GcBudget } from "./collect.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
@@ -80,6 +80,29 @@ Deno.test("borrowed surfaces store premultiplied pixels (Skia's 8-bit pipeline),
     }
     s.getCanvas().clear(kit.ck.Color(200, 100, 50, 1));
     assert.deepEqual([...surfacePixels(s)!.subarray(0, 4)], [200, 100, 50, 255]);
+  } finally {
+    releaseSurface(kit, s);
+  }
+});
+
+Deno.test("a drawn image's PNG24 scanlines are packed where CanvasKit drew it", async () => {
+  const kit = await loadKit();
+  const heap = (kit.ck as unknown as { HEAPU8: Uint8Array }).HEAPU8;
+  assert.ok(kit.memory, "CanvasKit's wasm memory was found when it started");
+  assert.equal(kit.memory.buffer, heap.buffer);
+  const w = 203, h = 97, s = borrowSurface(kit, w, h);
+  try {
+    const c = s.getCanvas();
+    c.clear(kit.ck.Color(20, 120, 220, 1));
+    const p = new kit.ck.Paint();
+    p.setColor(kit.ck.Color(250, 200, 10, 1));
+    c.drawCircle(90, 40, 33, p);
+    p.delete();
+    const px = surfacePixels(s)!;
+    const want = encodePng(px.slice(), w, h, { kind: "rgb" });
+    const rows = scratchOf(kit).rgbRows().of(px, w, h)!;
+    assert.equal(rows.buffer, kit.memory.buffer, "scanlines in CanvasKit's heap");
+    assert.deepEqual(encodeImage(kit, surfacePixels(s)!, w, h, "png24", 75, true).bytes, want);
   } finally {
     releaseSurface(kit, s);
   }
