@@ -106,11 +106,16 @@ export class RgbRows {
   /**
    * The scanlines of `rgba` (`width` x `height`), valid until the next call
    * (or until the heap they are in grows); null when the image is over the
-   * limit (the caller packs it).
+   * limit (the caller packs it). With `overwrite` (the caller has no more
+   * use for the pixels), an image in the heap becomes its own scanlines.
    */
-  of(rgba: Uint8Array, width: number, height: number): Uint8Array | null {
+  of(rgba: Uint8Array, width: number, height: number, overwrite = false): Uint8Array | null {
     const px = width * height * 4, n = height * (width * 3 + 1);
     const h = this.#heap;
+    if (h && overwrite && width >= 8 && rgba.buffer === h.heap.memory.buffer) {
+      const rows = this.#inPlace(h, rgba.byteOffset, width, height);
+      if (rows) return rows;
+    }
     if (h && rgba.buffer === h.heap.memory.buffer && n + 16 <= this.#limitBytes) {
       // The pixels' address first: finding room may grow the heap, which detaches `rgba`.
       const src = rgba.byteOffset;
@@ -127,5 +132,28 @@ export class RgbRows {
     new Uint8Array(this.#memory.buffer, 0, px).set(rgba.subarray(0, px));
     this.#rgbRows(0, px, width, height);
     return new Uint8Array(this.#memory.buffer, px, n);
+  }
+
+  /**
+   * Packs the image at `src` over itself: a scanline is shorter than its
+   * pixels and starts no later than they do, so row by row, four pixels at
+   * a time, every store lands on bytes already read (from the second row
+   * on, for images at least 8 wide, the shuffle's 4 bytes of slack
+   * included). Only the first row's scanline starts where its pixels do:
+   * that row is packed from a copy. Null when there is no room for it.
+   */
+  #inPlace(
+    h: { heap: WasmHeap; rgbRows: RgbRowsFn },
+    src: number,
+    width: number,
+    height: number,
+  ): Uint8Array | null {
+    const rowBytes = 4 * width;
+    const first = h.heap.buffer(rowBytes + 16);
+    if (first === 0) return null;
+    new Uint8Array(h.heap.memory.buffer).copyWithin(first, src, src + rowBytes);
+    h.rgbRows(first, src, width, 1);
+    if (height > 1) h.rgbRows(src + rowBytes, src + 3 * width + 1, width, height - 1);
+    return new Uint8Array(h.heap.memory.buffer, src, height * (3 * width + 1));
   }
 }

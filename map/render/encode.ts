@@ -291,7 +291,8 @@ export interface EncodedImage {
 /**
  * Encodes unpremultiplied RGBA pixels. `quality` (1-100) applies to JPEG;
  * `opaque` says the caller knows every alpha is 255 (no scan for
- * transparency then).
+ * transparency then); `overwrite` that it has no more use for the pixels
+ * (an encoder may then lay its work out over them).
  *
  * @example
  * ```ts
@@ -308,6 +309,7 @@ export function encodeImage(
   format: OutputFormat,
   quality = 75,
   opaque = false,
+  overwrite = false,
 ): EncodedImage {
   // The encoders' work arrays are the kit's, reused job after job; the encoded bytes are new.
   const scratch = scratchOf(kit);
@@ -320,6 +322,7 @@ export function encodeImage(
         bytes: encodePng(rgba, w, h, {
           kind: !opaque && hasTransparency(rgba) ? "rgba" : "rgb",
           scratch,
+          overwrite,
         }),
         mime: "image/png",
       };

@@ -30,6 +30,12 @@ export interface PngOptions {
    * thread's, see _scratch.ts); default: new arrays.
    */
   scratch?: Scratch;
+  /**
+   * The caller has no more use for the pixels: PNG24 scanlines may be laid
+   * out over them (when they are in the scratch's heap, see _rgb_rows.ts),
+   * which touches no other memory.
+   */
+  overwrite?: boolean;
 }
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
@@ -201,7 +207,7 @@ export function encodePng(
   // RGB rows by the thread's SIMD packer (_rgb_rows.ts) when it takes the image, else packed
   // straight into the scanline buffer (no intermediate copy).
   const rows = kind === "rgb"
-    ? options.scratch?.rgbRows().of(rgba, width, height) ??
+    ? options.scratch?.rgbRows().of(rgba, width, height, options.overwrite) ??
       packRgbRows(rgba, width, height, options.scratch)
     : filterRows(rgba, width, height, 4, options.scratch);
   return assemble([

@@ -149,9 +149,9 @@ Deno.test("the SIMD packer leaves images over its limit to the caller", () => {
 });
 
 /** A wasm memory with a bump allocator, as CanvasKit's heap is to the packer. */
-function bumpHeap(pages: number) {
+function bumpHeap(pages: number, free = 65536) {
   const memory = new WebAssembly.Memory({ initial: pages });
-  let top = 65536, calls = 0;
+  let top = free, calls = 0;
   const heap = {
     memory,
     failing: false,
@@ -194,4 +194,32 @@ Deno.test("the SIMD packer packs pixels in their own heap, even when finding roo
   const again = new Uint8Array(heap.memory.buffer, 8, w * h * 4);
   assert.deepEqual(rows.of(again, w, h), copy);
   assert.equal(heap.calls, 2);
+});
+
+Deno.test("the SIMD packer lays scanlines out over pixels the caller gives up, at every width", () => {
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  const own = new RgbRows();
+  for (const [w, h] of [[8, 1], [8, 2], [9, 3], [13, 7], [31, 5], [64, 64], [1024, 768]]) {
+    // The allocator's buffers after the pixels, as in CanvasKit's heap.
+    const heap = bumpHeap(Math.ceil((64 + w * h * 4) / 65536) + 1, 64 + w * h * 4);
+    const rows = new RgbRows(32 * 2 ** 20, heap);
+    const pixels = new Uint8Array(heap.memory.buffer, 64, w * h * 4);
+    for (let i = 0; i < pixels.length; i++) pixels[i] = rnd();
+    const want = own.of(pixels.slice(), w, h)!.slice();
+    const got = rows.of(pixels, w, h, true)!;
+    assert.equal(Buffer.compare(got, want), 0, `${w}x${h}`);
+    assert.equal(got.byteOffset, 64, `${w}x${h}: over the pixels themselves`);
+  }
+  // Narrower than 8 pixels (a row's stores could reach pixels not yet read): a buffer of its own.
+  const heap = bumpHeap(1);
+  const pixels = new Uint8Array(heap.memory.buffer, 64, 5 * 3 * 4).fill(9);
+  const want = own.of(pixels.slice(), 5, 3)!.slice();
+  const got = new RgbRows(32 * 2 ** 20, heap).of(pixels, 5, 3, true)!;
+  assert.notEqual(got.byteOffset, 64);
+  assert.deepEqual(got, want);
+  // Without `overwrite` the pixels stay as they were.
+  const kept = new Uint8Array(heap.memory.buffer, 64, 9 * 2 * 4).fill(3);
+  new RgbRows(32 * 2 ** 20, heap).of(kept, 9, 2);
+  assert.ok(kept.every((b) => b === 3));
 });

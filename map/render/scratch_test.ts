@@ -102,7 +102,13 @@ Deno.test("a drawn image's PNG24 scanlines are packed where CanvasKit drew it", 
     const want = encodePng(px.slice(), w, h, { kind: "rgb" });
     const rows = scratchOf(kit).rgbRows().of(px, w, h)!;
     assert.equal(rows.buffer, kit.memory.buffer, "scanlines in CanvasKit's heap");
+    const firstRow = rows.slice(0, 3 * w + 1);
     assert.deepEqual(encodeImage(kit, surfacePixels(s)!, w, h, "png24", 75, true).bytes, want);
+    // Given up by the caller, the pixels become the scanlines themselves.
+    const px2 = surfacePixels(s)!;
+    assert.deepEqual(encodeImage(kit, px2, w, h, "png24", 75, true, true).bytes, want);
+    const laidOut = surfacePixels(s)!.subarray(0, 3 * w + 1);
+    assert.deepEqual(laidOut, firstRow, "the first scanline over the pixels");
   } finally {
     releaseSurface(kit, s);
   }
