@@ -10,7 +10,7 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
+import { clearSpareSurfaces, heapBytes, type Kit, loadKit } from "./_canvaskit.ts";
 import { checkJobFits, kitNeedsReplacing } from "./_heap_guard.ts";
 import { runJob, transferablesOf } from "./jobs.ts";
 import { mapResolverFor, type ServiceLoaderSpec, type ServiceMaps } from "./_loader.ts";
@@ -290,8 +290,11 @@ async function runOne(
       behindWarmUp,
     });
   } finally {
-    // The reply is on its way; the job's garbage goes now, before the next job starts. The
-    // pool sends no job here until "collected" (another worker takes it meanwhile).
+    // The reply is on its way: the surface it was drawn on is cleared for the next job now,
+    // while its pages are fresh, instead of at the start of that job.
+    if (kit) clearSpareSurfaces(kit);
+    // The job's garbage goes now, before the next job starts. The pool sends no job here
+    // until "collected" (another worker takes it meanwhile).
     if (collecting) {
       collector.collectNow();
       self.postMessage({ type: "collected", collections: collector.collections, ran: true });

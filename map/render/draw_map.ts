@@ -156,21 +156,25 @@ function _drawMap<T>(
     wkid,
     stretch: req.stretch,
   });
-  const surface = borrowSurface(kit, req.widthPx, req.heightPx);
+  let bg: Rgba | null = req.background === undefined
+    ? [
+      map.backgroundColor[0] ?? 255,
+      map.backgroundColor[1] ?? 255,
+      map.backgroundColor[2] ?? 255,
+      255,
+    ]
+    : req.background;
+  if (bg && !formatHasAlpha(req.format)) bg = [bg[0], bg[1], bg[2], 255];
+  const surface = borrowSurface(
+    kit,
+    req.widthPx,
+    req.heightPx,
+    bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT,
+  );
   const painter = new Painter(kit, display.dpi / 72);
   let drawn = false;
   try {
     const canvas = surface.getCanvas();
-    let bg: Rgba | null = req.background === undefined
-      ? [
-        map.backgroundColor[0] ?? 255,
-        map.backgroundColor[1] ?? 255,
-        map.backgroundColor[2] ?? 255,
-        255,
-      ]
-      : req.background;
-    if (bg && !formatHasAlpha(req.format)) bg = [bg[0], bg[1], bg[2], 255];
-    canvas.clear(bg ? ck.Color(bg[0], bg[1], bg[2], bg[3] / 255) : ck.TRANSPARENT);
     const compositor = new Compositor(
       kit,
       surface,

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { PNG } from "pngjs";
-import { borrowSurface, loadKit, releaseSurface, scratchOf, surfacePixels } from "./_canvaskit.ts";
+import {
+  borrowSurface,
+  clearSpareSurfaces,
+  loadKit,
+  releaseSurface,
+  scratchOf,
+  surfacePixels,
+} from "./_canvaskit.ts";
 import { Scratch } from "./_scratch.ts";
 import { collectUnlessBusy, GcBudget } from "./collect.ts";
 import { WorkerCollector } from "./_worker_gc.ts";
@@ -66,7 +73,7 @@ Deno.test("encodeImage through the kit's buffers: consecutive images of differen
 
 Deno.test("borrowed surfaces store premultiplied pixels (Skia's 8-bit pipeline), read in place", async () => {
   const kit = await loadKit();
-  const s = borrowSurface(kit, 4, 3);
+  const s = borrowSurface(kit, 4, 3, kit.ck.TRANSPARENT);
   try {
     s.getCanvas().clear(kit.ck.Color(200, 100, 50, 0.5));
     const px = surfacePixels(s);
@@ -90,7 +97,7 @@ Deno.test("a drawn image's PNG24 scanlines are packed where CanvasKit drew it", 
   const heap = (kit.ck as unknown as { HEAPU8: Uint8Array }).HEAPU8;
   assert.ok(kit.memory, "CanvasKit's wasm memory was found when it started");
   assert.equal(kit.memory.buffer, heap.buffer);
-  const w = 203, h = 97, s = borrowSurface(kit, w, h);
+  const w = 203, h = 97, s = borrowSurface(kit, w, h, kit.ck.TRANSPARENT);
   try {
     const c = s.getCanvas();
     c.clear(kit.ck.Color(20, 120, 220, 1));
@@ -207,4 +214,32 @@ Deno.test("WorkerCollector: past its limit at once, past its budget only once id
   held.push(new Uint8Array(80 * 2 ** 20).fill(1));
   assert.equal(c.dueNow(), true, "past the limit: at once");
   assert.equal(held.length, 2);
+});
+
+Deno.test("a spare surface cleared ahead is not cleared again for the same background", async () => {
+  const kit = await loadKit();
+  const { ck } = kit;
+  const sea = ck.Color(205, 225, 240, 1), sand = ck.Color(240, 230, 200, 1);
+  const paint = new ck.Paint();
+  paint.setColor(ck.Color(200, 0, 0, 1));
+  const drawOn = (bg: Float32Array) => {
+    const s = borrowSurface(kit, 64, 48, bg);
+    const first = [...surfacePixels(s)!.subarray(0, 4)];
+    s.getCanvas().drawRect(ck.LTRBRect(0, 0, 10, 10), paint);
+    releaseSurface(kit, s);
+    return first;
+  };
+  try {
+    assert.deepEqual(drawOn(sea), [205, 225, 240, 255]);
+    // Drawn on and given back: cleared ahead to the same sea, it starts as sea again.
+    clearSpareSurfaces(kit);
+    assert.deepEqual(drawOn(sea), [205, 225, 240, 255]);
+    // Cleared ahead to the sea, asked for sand: cleared again, to sand.
+    clearSpareSurfaces(kit);
+    assert.deepEqual(drawOn(sand), [240, 230, 200, 255]);
+    // Not cleared ahead (no clearSpareSurfaces): cleared when borrowed, not left red.
+    assert.deepEqual(drawOn(sand), [240, 230, 200, 255]);
+  } finally {
+    paint.delete();
+  }
 });
