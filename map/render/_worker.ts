@@ -291,8 +291,13 @@ async function runOne(
     });
   } finally {
     // The reply is on its way: the surface it was drawn on is cleared for the next job now,
-    // while its pages are fresh, instead of at the start of that job.
-    if (kit) clearSpareSurfaces(kit);
+    // while its pages are fresh, instead of at the start of that job. A kit that failed may
+    // fail here too: the reply has said so, and the next job clears for itself.
+    if (kit) {
+      try {
+        clearSpareSurfaces(kit);
+      } catch { /* reported with the job */ }
+    }
     // The job's garbage goes now, before the next job starts. The pool sends no job here
     // until "collected" (another worker takes it meanwhile).
     if (collecting) {
