@@ -76,8 +76,8 @@ export function loadKit(): Promise<Kit> {
  * instantiates its module through `WebAssembly.instantiate`, wrapped for
  * that call alone) and the memory is the export whose buffer is
  * CanvasKit's heap. Code of ours that works on drawn pixels where they are
- * (the PNG24 packer) is instantiated on it. Null when no export matches
- * (another CanvasKit build): the pixels are then copied out, as before.
+ * (the PNG24 packer) is instantiated on it. The memory is undefined when no
+ * export matches (another CanvasKit build): the pixels are then copied out.
  */
 async function instantiateKit(
   opts: CanvasKitInitOptions,

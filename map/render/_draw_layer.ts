@@ -265,7 +265,8 @@ export function drawLayer(
         group.starts.push({ fill: group.cmds.mark(), outline: group.outline.mark() });
       }
       group.cmds.append(featCmds);
-      group.outline.append(featOutline ?? featCmds);
+      // Only fills are outlined from their own path (lines draw their commands alone).
+      if (symbol.type === "simple-fill") group.outline.append(featOutline ?? featCmds);
     }
     if (!font || !layer.labels || (featXy.length === 0 && featCmds.empty)) return;
     // Far more candidates than an image can hold would only cost time: later ones could not be placed.
@@ -405,7 +406,7 @@ export function drawLayer(
   // Stamped markers bypass the canvas, so inside a transparency layer they are drawn as paths.
   for (const [symbol, g] of groups) {
     if (symbol.type === "simple-fill") drawFills(canvas, painter, symbol, g);
-    else painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink, g.outline);
+    else painter.draw(canvas, symbol, g.cmds, g.xy, opacity < 1 ? undefined : sink);
   }
   if (opacity < 1) canvas.restore();
   return labels;

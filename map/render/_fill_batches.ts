@@ -78,25 +78,17 @@ function copyInto(
   at.coords += b.coords - a.coords;
 }
 
-/** Work arrays of the batches, the thread's kept ones (see _scratch.ts). */
-class BatchArrays {
-  readonly #scratch: Scratch;
-  constructor(scratch: Scratch) {
-    this.#scratch = scratch;
-  }
+/** `n` 32-bit floats of the thread's kept work buffer for `role` (see _scratch.ts). */
+function floats(scratch: Scratch, role: string, n: number): Float32Array {
+  const b = scratch.bytes(role, 4 * n);
+  return new Float32Array(b.buffer, b.byteOffset, n);
+}
 
-  /** `n` 32-bit floats for `role`. */
-  floats(role: string, n: number): Float32Array {
-    const b = this.#scratch.bytes(role, 4 * n);
-    return new Float32Array(b.buffer, b.byteOffset, n);
-  }
-
-  /** The coordinates of `path` up to `end` as 32-bit floats, for `role`. */
-  points(role: string, path: PathCmds, end: PathMark): Float32Array {
-    const out = this.floats(role, end.coords);
-    out.set(path.coords.subarray(0, end.coords));
-    return out;
-  }
+/** The coordinates of `path` up to `end` as 32-bit floats, in the kept buffer for `role`. */
+function points32(scratch: Scratch, role: string, path: PathCmds, end: PathMark): Float32Array {
+  const out = floats(scratch, role, end.coords);
+  out.set(path.coords.subarray(0, end.coords));
+  return out;
 }
 
 /**
@@ -149,9 +141,8 @@ export function fillBatches(
   }
   // One conversion of each path's coordinates to 32-bit floats, then native slice copies per
   // level (pushing numbers one by one into growing arrays was a tenth of a 50m world map's time).
-  const arrays = new BatchArrays(scratch);
-  const fill32 = arrays.points("batch fill points", fill, fillEnd);
-  const outline32 = arrays.points("batch outline points", outline, outlineEnd);
+  const fill32 = points32(scratch, "batch fill points", fill, fillEnd);
+  const outline32 = points32(scratch, "batch outline points", outline, outlineEnd);
   if (levels.length === 1 && !starts.some((s) => s.outlineIsFill)) {
     const { fill: f, outline: o } = starts[0];
     return [{
@@ -190,7 +181,7 @@ export function fillBatches(
     total.coords += nf.coords + (no?.coords ?? 0);
   }
   const verbs = scratch.bytes("batch verbs", total.verbs);
-  const points = arrays.floats("batch points", total.coords);
+  const points = floats(scratch, "batch points", total.coords);
   const taken: Sizes = { verbs: 0, coords: 0 };
   const take = (size: Sizes): PathData => {
     const d = {

@@ -449,22 +449,10 @@ export class Painter {
     canvas.drawText(s, x, y, this.#textPaint(color, 0), font);
   }
 
-  /**
-   * Draws any symbol onto a screen path (fills, lines; a fill's outline is
-   * `outline` when given) or points (markers).
-   */
-  draw(
-    canvas: Canvas,
-    symbol: SymbolSpec,
-    cmds: PathCmds,
-    xy: number[],
-    sink?: MarkerSink,
-    outline?: PathCmds,
-  ): void {
-    if (symbol.type === "simple-fill") {
-      const fill = cmds.data();
-      this.fillPath(canvas, fill, symbol, outline ? outline.data() : fill);
-    } else if (symbol.type === "simple-line") this.strokePath(canvas, cmds.data(), symbol);
+  /** Draws any symbol onto a screen path (fills, lines) or points (markers). */
+  draw(canvas: Canvas, symbol: SymbolSpec, cmds: PathCmds, xy: number[], sink?: MarkerSink): void {
+    if (symbol.type === "simple-fill") this.fillPath(canvas, cmds.data(), symbol);
+    else if (symbol.type === "simple-line") this.strokePath(canvas, cmds.data(), symbol);
     else this.markers(canvas, xy, symbol, sink);
   }
 

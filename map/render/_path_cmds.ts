@@ -30,8 +30,9 @@ export interface PathMark {
 
 /**
  * A growable screen path: `verbs[0, verbCount)` and `coords[0, coordCount)`
- * (x0, y0, x1, y1, ...). Writers that know how much they add call
- * {@link PathCmds.reserve} and then write the arrays directly.
+ * (x0, y0, x1, y1, ...). A ring or another path is added with one native
+ * copy ({@link PathCmds.ring}, {@link PathCmds.append}), after one
+ * {@link PathCmds.reserve}.
  *
  * @example
  * ```ts

@@ -71,10 +71,13 @@ export interface WasmHeap {
 
 type RgbRowsFn = (src: number, dst: number, width: number, height: number) => void;
 
+/** The packer's module, compiled once per thread. */
+let compiled: WebAssembly.Module | null = null;
+
 /** The packer's module instantiated on `memory`. */
 function packerOn(memory: WebAssembly.Memory): RgbRowsFn {
-  const bytes = Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0));
-  const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { memory } });
+  compiled ??= new WebAssembly.Module(Uint8Array.from(atob(WASM_BASE64), (c) => c.charCodeAt(0)));
+  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
   return instance.exports.rgbRows as RgbRowsFn;
 }
 
