@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type Route, route, type RouteHandler } from "./router.ts";
+import { type Route, route, type RouteHandler, type RouteMatch } from "./router.ts";
+import { PathPattern } from "../map/path_pattern.ts";
 import { decodePathPart } from "../map/percent.ts";
 import { baseUrl } from "./context.ts";
 import type { ApiContext, ListCollection } from "./_api_data.ts";
@@ -58,7 +59,7 @@ interface Resource {
   get(
     req: Request,
     q: QueryPairs,
-    match: URLPatternResult,
+    match: RouteMatch,
     url: URL,
     base: string,
   ): Body | Promise<Body>;
@@ -132,7 +133,7 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     });
   });
   // Django's APPEND_SLASH: a known path without its slash is a 301 for any method.
-  const slashless = resources.map((r) => new URLPattern({ pathname: r.path.slice(0, -1) }));
+  const slashless = resources.map((r) => new PathPattern(r.path.slice(0, -1)));
   // "/api/*" however its letters and slash are spelled (`/%61pi%2F...`): Django decodes first.
   const anyApiPath: RouteHandler = (req, _match, _info, parsed) => {
     // Django routes the percent-decoded path (`/api/v1/%76acancies/` is the vacancies list)
@@ -140,11 +141,11 @@ export function apiRoutes(ctx: ApiContext): Route[] {
     const url = canonicalUrl(parsed);
     if (url.pathname !== parsed.pathname) {
       for (const [i, res] of resources.entries()) {
-        const m = routes[i].pattern.exec(url);
-        if (m) return serve(ctx, res, req, m, url);
+        const groups = routes[i].pattern.exec(url.pathname);
+        if (groups) return serve(ctx, res, req, { pathname: { groups } }, url);
       }
     }
-    if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url))) {
+    if (!url.pathname.endsWith("/") && slashless.some((p) => p.test(url.pathname))) {
       return new Response(null, {
         status: 301,
         headers: {
@@ -176,7 +177,7 @@ async function serve(
   ctx: ApiContext,
   res: Resource,
   req: Request,
-  match: URLPatternResult,
+  match: RouteMatch,
   url: URL,
 ): Promise<Response> {
   const q = parseQs(url.search.slice(1));
@@ -231,7 +232,7 @@ async function serve(
   );
 }
 
-function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: URLPatternResult): Body {
+function detail(ctx: ApiContext, collection: "agency" | ListCollection, m: RouteMatch): Body {
   // DRF looks the id up with Python's int() of the decoded path segment: " 1", "+1", "1_0" and
   // "١" find record 1 or 10; anything int() refuses is a 404, as is a number beyond any id.
   const raw = decodePathPart(m.pathname.groups.id ?? "");

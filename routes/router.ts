@@ -11,16 +11,25 @@
  * @module
  */
 import { decodePathPart, PERCENT_ESCAPE_MESSAGE } from "../map/percent.ts";
+import { type PathGroups, PathPattern } from "../map/path_pattern.ts";
 import { notModified } from "./_conditional.ts";
 
 /**
- * Handler of one method of a route: gets the request, the URLPattern match
- * (its parameters percent-decoded when the route asked for it) and the
+ * What a route's pattern matched: the path parameters (the shape of a
+ * `URLPatternResult`'s, which a test may pass instead).
+ */
+export interface RouteMatch {
+  readonly pathname: { readonly groups: PathGroups };
+}
+
+/**
+ * Handler of one method of a route: gets the request, the match of its path
+ * pattern (its parameters percent-decoded when the route asked for it) and the
  * request's URL, parsed once by the router (handlers need not parse it again).
  */
 export type RouteHandler = (
   req: Request,
-  match: URLPatternResult,
+  match: RouteMatch,
   info: Deno.ServeHandlerInfo | undefined,
   url: URL,
 ) => Response | Promise<Response>;
@@ -79,7 +88,8 @@ export interface RouteSpec {
 
 /** One entry of the route table, built by {@link route}. */
 export interface Route {
-  readonly pattern: URLPattern;
+  /** The path pattern, matched against the request URL's pathname. */
+  readonly pattern: PathPattern;
   /** Handlers by method, `HEAD` and `OPTIONS` included when the router adds them. */
   readonly methods: ReadonlyMap<string, RouteHandler>;
   /** The handler of any other method (`"*"`), if any. */
@@ -163,7 +173,7 @@ function conditionalOf(handler: RouteHandler): RouteHandler {
  * ```
  */
 export function route(spec: RouteSpec): Route {
-  const pattern = new URLPattern({ pathname: spec.path }, { ignoreCase: spec.ignoreCase ?? false });
+  const pattern = new PathPattern(spec.path, { ignoreCase: spec.ignoreCase ?? false });
   const bad = spec.face.badPath;
   if (spec.decode?.length && !bad) {
     throw new TypeError("A route that decodes its path needs a face with badPath.");
@@ -200,10 +210,10 @@ export function route(spec: RouteSpec): Route {
 }
 
 /** The literal start of a case-sensitive pattern, as the request's pathname spells it. */
-function prefixOf(pattern: URLPattern): { text: string; exact: boolean } {
+function prefixOf(pattern: PathPattern): { text: string; exact: boolean } {
   // The literal text as the pattern compares it: percent-encoded as a URL path is
   // ("/a b" matches "/a%20b", "/é" matches "/%C3%A9"), the form the request's pathname has.
-  const canonical = pattern.pathname;
+  const canonical = pattern.source;
   const at = canonical.search(PATTERN_SYNTAX);
   return at < 0 ? { text: canonical, exact: true } : { text: canonical.slice(0, at), exact: false };
 }
@@ -250,13 +260,13 @@ export function createRouter(
         (passed ??= []).push(r);
         continue;
       }
-      // A pathname equal to a literal pattern's matches it: its match is only run if read.
-      const match = r.prefix?.exact ? new LazyMatch(r.pattern, req.url) : r.pattern.exec(req.url);
-      if (!match) continue;
-      if (handler !== undefined) return await handler(req, match, info, url);
+      // A pathname equal to a literal pattern's matches it, with no parameters.
+      const groups = r.prefix?.exact ? {} : r.pattern.exec(pathname);
+      if (!groups) continue;
+      if (handler !== undefined) return await handler(req, { pathname: { groups } }, info, url);
       return await notAllowed(req, url, r, passed);
     }
-    const overlay = passed?.find((r) => r.pattern.test(req.url));
+    const overlay = passed?.find((r) => r.pattern.test(pathname));
     return overlay ? await notAllowed(req, url, overlay, passed) : await fallback(req);
   };
 }
@@ -268,51 +278,11 @@ async function notAllowed(
   r: Route,
   passed: Route[] | undefined,
 ): Promise<Response> {
-  const over = passed?.filter((o) => o !== r && o.pattern.test(req.url)) ?? [];
+  const over = passed?.filter((o) => o !== r && o.pattern.test(url.pathname)) ?? [];
   const allow = over.length === 0
     ? r.allow
     : allowOf([...over, r].flatMap((o) => [...o.methods.keys()]));
   const res = await r.face.methodNotAllowed(req, url);
   res.headers.set("allow", allow);
   return res;
-}
-
-/**
- * The match of an input known to match a pattern, run on the first read of
- * any of its parts (a URLPattern costs microseconds a run; most handlers of
- * literal paths never look at their match).
- */
-class LazyMatch implements URLPatternResult {
-  #m: URLPatternResult | undefined;
-  constructor(readonly pattern: URLPattern, readonly input: string) {}
-  #get(): URLPatternResult {
-    return this.#m ??= this.pattern.exec(this.input)!;
-  }
-  get inputs() {
-    return this.#get().inputs;
-  }
-  get protocol() {
-    return this.#get().protocol;
-  }
-  get username() {
-    return this.#get().username;
-  }
-  get password() {
-    return this.#get().password;
-  }
-  get hostname() {
-    return this.#get().hostname;
-  }
-  get port() {
-    return this.#get().port;
-  }
-  get pathname() {
-    return this.#get().pathname;
-  }
-  get search() {
-    return this.#get().search;
-  }
-  get hash() {
-    return this.#get().hash;
-  }
 }

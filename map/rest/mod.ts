@@ -45,6 +45,7 @@ import { QUERY_ENDPOINTS } from "./_query.ts";
 import { SwatchCache } from "./_swatch_cache.ts";
 import { errorPage, HTML_PAGES, type HtmlPage, htmlReply } from "./html/mod.ts";
 import { decodePathPart, PERCENT_ESCAPE_MESSAGE } from "../percent.ts";
+import { PathPattern } from "../path_pattern.ts";
 
 export { RestParams } from "./params.ts";
 export {
@@ -92,7 +93,7 @@ export interface RestApi {
 
 interface Compiled {
   endpoint: RestEndpoint;
-  pattern: URLPattern;
+  pattern: PathPattern;
 }
 
 function decodeGroups(groups: Record<string, string | undefined>): Record<string, string> {
@@ -120,7 +121,7 @@ function decodeGroups(groups: Record<string, string | undefined>): Record<string
 export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestApi {
   const compiled: Compiled[] = (opts.endpoints ?? REST_ENDPOINTS).map((endpoint) => ({
     endpoint,
-    pattern: new URLPattern({ pathname: endpoint.path }, { ignoreCase: true }),
+    pattern: new PathPattern(endpoint.path, { ignoreCase: true }),
   }));
   const swatches = new SwatchCache(opts.swatchCacheBytes);
   const pages = opts.pages ?? HTML_PAGES;
@@ -176,8 +177,8 @@ export function createRestApi(maps: MapServer, opts: RestApiOptions = {}): RestA
 
   function find(path: string): { endpoint: RestEndpoint; groups: Record<string, string> } | null {
     for (const c of compiled) {
-      const m = c.pattern.exec({ pathname: path });
-      if (m) return { endpoint: c.endpoint, groups: decodeGroups(m.pathname.groups) };
+      const groups = c.pattern.exec(path);
+      if (groups) return { endpoint: c.endpoint, groups: decodeGroups(groups) };
     }
     return null;
   }
