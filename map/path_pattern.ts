@@ -61,7 +61,10 @@ function parse(pattern: string): Part[] | null {
     if (fixed) parts.push({ kind: "fixed", value: fixed, modifier: "" });
     fixed = "";
   };
-  /** A `:name`, `(regexp)` or `*` at `i`: its name and regexp, or undefined. */
+  /**
+   * A `:name`, `(regexp)` or `*` at `i`: its name and regexp; undefined when there is none there,
+   * null for a regexp this does not compile.
+   */
   const parameter = (): { name: string; regexp: string } | undefined | null => {
     let name = "";
     if (pattern[i] === ":") {
