@@ -16,7 +16,8 @@
  * groups with a prefix and suffix, the `?` modifier. A pattern with what
  * this does not build (the `*` and `+` modifiers on a group or parameter) is
  * matched by `URLPattern` instead, with the same results. The test
- * (`path_pattern_test.ts`) compares both on every route of the server.
+ * (`path_pattern_test.ts`) compares both on the server's route patterns (as
+ * listed there) and the REST face's endpoints.
  *
  * @module
  */

@@ -98,17 +98,7 @@ export interface Route {
   readonly allow: string;
   readonly face: Face;
   readonly overlay: boolean;
-  /**
-   * Every pathname the pattern matches starts with this literal text, so
-   * other paths skip the pattern without running it; with `exact`, the
-   * pathname equals it. The text is the pathname as the URL parser leaves it
-   * (percent-encoded, dot segments resolved). Case-sensitive routes only.
-   */
-  readonly prefix?: { readonly text: string; readonly exact: boolean };
 }
-
-/** Characters that start something other than literal text in a URLPattern pathname. */
-const PATTERN_SYNTAX = /[:*(){}?+\\]/;
 
 /** The order methods are listed in `Allow` (others after these, `OPTIONS` last). */
 const METHOD_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
@@ -205,17 +195,7 @@ export function route(spec: RouteSpec): Route {
     allow,
     face: spec.face,
     overlay: spec.overlay ?? false,
-    prefix: spec.ignoreCase ? undefined : prefixOf(pattern),
   };
-}
-
-/** The literal start of a case-sensitive pattern, as the request's pathname spells it. */
-function prefixOf(pattern: PathPattern): { text: string; exact: boolean } {
-  // The literal text as the pattern compares it: percent-encoded as a URL path is
-  // ("/a b" matches "/a%20b", "/é" matches "/%C3%A9"), the form the request's pathname has.
-  const canonical = pattern.source;
-  const at = canonical.search(PATTERN_SYNTAX);
-  return at < 0 ? { text: canonical, exact: true } : { text: canonical.slice(0, at), exact: false };
 }
 
 /** Answer for a request whose path no route knows. */
@@ -247,11 +227,6 @@ export function createRouter(
     // Overlays passed over for their method only: their patterns run if a 405 is answered.
     let passed: Route[] | undefined;
     for (const r of routes) {
-      if (r.prefix !== undefined) {
-        if (
-          r.prefix.exact ? pathname !== r.prefix.text : !pathname.startsWith(r.prefix.text)
-        ) continue;
-      }
       let handler = r.methods.get(method) ?? r.any;
       if (handler === undefined && r.face.anyCaseMethods) {
         handler = r.methods.get(method.toUpperCase());
@@ -260,8 +235,7 @@ export function createRouter(
         (passed ??= []).push(r);
         continue;
       }
-      // A pathname equal to a literal pattern's matches it, with no parameters.
-      const groups = r.prefix?.exact ? {} : r.pattern.exec(pathname);
+      const groups = r.pattern.exec(pathname);
       if (!groups) continue;
       if (handler !== undefined) return await handler(req, { pathname: { groups } }, info, url);
       return await notAllowed(req, url, r, passed);
