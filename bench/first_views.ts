@@ -19,7 +19,8 @@
  * environment); each side draws the whole world once (the warm-up request,
  * reported apart); then the views, the sides taking turns view by view
  * (MapServer first on even views, ours first on odd ones), so load on the
- * machine hits both alike. Pass 1 is "cold" (each view's first request on
+ * machine hits both alike (our server is started with `--maps`, so its render workers warm up
+ * before it listens: `--render-start auto`). Pass 1 is "cold" (each view's first request on
  * this server), pass 2 repeats the views ("warm"). The views differ per run
  * (seed + run). Ours is timed from the send of the request (REST
  * `export?f=image`, or SOAP `ExportMapImage` with `--api soap`) to its last

@@ -14,6 +14,8 @@ export const MAIN = new URL("../main.ts", import.meta.url).pathname;
 export interface ServerProcess {
   child: Deno.ChildProcess;
   url: string;
+  /** What it printed on stdout up to its "Serving ... at URL" line, that line included. */
+  startOutput: string;
   stderr(): string;
 }
 
@@ -68,7 +70,7 @@ export async function startServerProcess(
       (async () => {
         while (!(await reader.read()).done) { /* drop */ }
       })();
-      return { child, url: m[1], stderr: () => err };
+      return { child, url: m[1], startOutput: out, stderr: () => err };
     }
   }
 }

@@ -248,6 +248,79 @@ Deno.test("a client's views, one after another from the first, never wait for a 
   }
 });
 
+Deno.test("warmUp() starts a lazy pool, warms its workers side by side, and no view after it meets warm-up work", async () => {
+  const path = await countriesGpkg();
+  const trace: string[] = [];
+  const pool = new RenderPool({
+    size: 2,
+    lazy: true,
+    loader: countriesLoader(path),
+    trace: (line) => trace.push(line),
+  });
+  try {
+    // Bounded; no speed is asserted.
+    assert.equal(await pool.warmUp(120_000), true);
+    const stats = pool.stats();
+    assert.equal(stats.warmedWorkers, 2, "both workers drew their start-up views");
+    assert.equal(stats.storeBuilds, 1, "one worker built the store, the other received it");
+    assert.ok(stats.warmUpSteps >= 2 * 8, `${stats.warmUpSteps} warm-up draws`);
+    // With no request to keep a worker free for, both drew at once (before, one at a time).
+    const drawing = new Set<string>();
+    let most = 0;
+    for (const line of trace) {
+      const granted = / granted to worker (\d)$/.exec(line);
+      const done = /^render warm-up draw by worker (\d) done$/.exec(line);
+      if (granted) drawing.add(granted[1]);
+      if (done) drawing.delete(done[1]);
+      most = Math.max(most, drawing.size);
+    }
+    assert.equal(most, 2, "the two workers drew warm-up views at the same time");
+    for (const extent of VIEWS) {
+      const image = await pool.run(storeJob(extent, 256, 192));
+      assert.ok(image.bytes.length > 0);
+    }
+    const after = pool.stats();
+    assert.equal(after.warmUpSteps, stats.warmUpSteps, "no warm-up draw once warmUp() resolved");
+    assert.equal(after.jobsBehindWarmUp, 0);
+    const jobs = trace.filter((l) => l.startsWith("render job "));
+    assert.equal(jobs.length, VIEWS.length);
+    for (const line of jobs) assert.match(line, / on worker \d warm /);
+    assert.equal(await pool.warmUp(1), true, "a warm pool says so at once");
+  } finally {
+    pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("warmUp() gives up after its timeout, the pool serves all the same, and closing settles it", async () => {
+  const path = await countriesGpkg();
+  const pool = new RenderPool({ size: 1, lazy: true, loader: countriesLoader(path) });
+  try {
+    // Loading CanvasKit alone takes longer than a millisecond.
+    assert.equal(await pool.warmUp(1), false);
+    const image = await pool.run(storeJob(VIEWS[1], 64, 48));
+    assert.ok(image.bytes.length > 0);
+    const waiting = pool.warmUp(120_000);
+    pool.close();
+    assert.equal(await waiting, false, "a closed pool is not warm");
+    assert.equal(await pool.warmUp(), false);
+  } finally {
+    pool.close();
+    await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("warmUp() of a pool without map services resolves once its workers started", async () => {
+  const pool = new RenderPool({ size: 2, lazy: true, loader: null });
+  try {
+    // Bounded; no speed is asserted. Before, the first worker never said it was warm.
+    assert.equal(await pool.warmUp(60_000), true);
+    assert.equal(pool.stats().warmedWorkers, 2);
+  } finally {
+    pool.close();
+  }
+});
+
 Deno.test("a traced pool tells where each map job's time went in its worker", async () => {
   const path = await countriesGpkg();
   const trace: string[] = [];

@@ -184,7 +184,14 @@ self.onmessage = async (e: MessageEvent) => {
         self.postMessage({ type: "prepared" });
         self.postMessage({ type: "warm-stepped", done: true });
       });
-    } else Promise.resolve(resolve?.("", "")).catch(() => {});
+    } else {
+      Promise.resolve(resolve?.("", "")).catch(() => {});
+      // Nothing to prepare or draw: the pool's other workers may go on, and this one is warm.
+      if (!maps && msg.prepare) {
+        self.postMessage({ type: "prepared" });
+        self.postMessage({ type: "warm-stepped", done: true });
+      }
+    }
     return;
   }
   if (msg.type === "collect") {

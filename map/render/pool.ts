@@ -9,7 +9,10 @@
  * job waits and another worker stays able to take the next one; jobs go to a
  * warmed-up worker first. The first worker builds the geometry stores and
  * says "prepared" before its own warm-up, so the others warm up while it
- * serves the first requests (`RENDER_TRACE=1` traces jobs and grants).
+ * serves the first requests (`RENDER_TRACE=1` traces jobs and grants). A
+ * server that can wait, `serve --render-start eager`, awaits
+ * {@link RenderPool.warmUp} before it listens: the workers then warm up side
+ * by side, and no request meets that work at all.
  *
  * Memory: each worker's wasm heap is bounded by `heapLimitMb`. A worker
  * whose heap passed it after a job, or whose job failed to allocate, is
@@ -234,6 +237,11 @@ export class RenderPool implements Renderer {
   #storeBuilds = 0;
   #prepared = false;
   #warmed = 0;
+  /**
+   * Callers of {@link RenderPool.warmUp} waiting for every worker to be warm; while any waits
+   * and no job is queued or running, warm-up draws need not leave a worker free for jobs.
+   */
+  #warmWaiters: (() => void)[] = [];
   readonly #stores = new Map<string, PolygonStoreData | PointStoreData>();
   /** Build tickets of the workers' stores (see _store_age.ts). */
   readonly #buildCounter = new SharedArrayBuffer(4);
@@ -312,10 +320,14 @@ export class RenderPool implements Renderer {
         return;
       }
       if (type === "warm-stepped") {
+        if (slot.warmStepping) {
+          this.#opts.trace?.(`render warm-up draw by worker ${this.#slots.indexOf(slot)} done`);
+        }
         slot.warmStepping = false;
         if ((e.data as { done: boolean }).done && !slot.warm) {
           slot.warm = true;
           this.#warmed++;
+          this.#settleWarmWaiters();
         }
         this.#pump();
         return;
@@ -527,9 +539,15 @@ export class RenderPool implements Renderer {
     }
     // A warm-up draw while another worker is not drawing one nor collecting, so a job never
     // waits for background work on every worker; a worker drawing a job may draw beside it.
+    // Before the server takes requests (warmUp() pending, no job queued or running), every
+    // worker draws at once.
+    const beforeRequests = this.#warmWaiters.length > 0 && this.pending === 0;
     for (const s of this.#slots) {
       if (!s.wantsWarmStep || !this.#free(s)) continue;
-      if (!single && !this.#slots.some((o) => o !== s && !o.warmStepping && !o.collecting)) {
+      if (
+        !single && !beforeRequests &&
+        !this.#slots.some((o) => o !== s && !o.warmStepping && !o.collecting)
+      ) {
         continue;
       }
       s.wantsWarmStep = false;
@@ -540,6 +558,52 @@ export class RenderPool implements Renderer {
         `render warm-up draw ${this.#warmUpSteps} granted to worker ${this.#slots.indexOf(s)}`,
       );
     }
+  }
+
+  /**
+   * Starts the workers now (a lazy pool too) and resolves once every one of
+   * them has built or received the geometry stores and drawn its start-up
+   * views (_warmup.ts), with `true`; with `false` when `timeoutMs` passed
+   * first or the pool was closed. A server awaits it before it listens, so
+   * no client's view runs on a worker still warming up, or beside its
+   * warm-up draws; meanwhile the workers draw at once, not one at a time.
+   * A worker that fails to warm up (no CanvasKit, a map that does not draw)
+   * counts as warm: its requests report the error.
+   *
+   * @example
+   * ```ts
+   * import { RenderPool } from "./pool.ts";
+   * const pool = new RenderPool({ loader: null, size: 1, lazy: true });
+   * await pool.warmUp(30_000); // true
+   * pool.close();
+   * ```
+   */
+  warmUp(timeoutMs = 120_000): Promise<boolean> {
+    if (this.#closed) return Promise.resolve(false);
+    if (this.#slots.length === 0) this.#start();
+    if (this.#allWarm()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | undefined = undefined;
+      const done = (warm: boolean) => {
+        clearTimeout(timer);
+        this.#warmWaiters = this.#warmWaiters.filter((w) => w !== waiter);
+        resolve(warm);
+      };
+      const waiter = () => done(!this.#closed && this.#allWarm());
+      timer = setTimeout(() => done(false), timeoutMs);
+      this.#warmWaiters.push(waiter);
+      // Workers that asked for a warm-up draw before now may all draw at once.
+      this.#pump();
+    });
+  }
+
+  #allWarm(): boolean {
+    return this.#slots.length > 0 && this.#slots.every((s) => s.warm);
+  }
+
+  /** Resolves the warmUp() callers once every worker is warm (or the pool closed). */
+  #settleWarmWaiters(): void {
+    if (this.#closed || this.#allWarm()) { for (const w of [...this.#warmWaiters]) w(); }
   }
 
   /** Runs a job on the next free worker. */
@@ -572,6 +636,7 @@ export class RenderPool implements Renderer {
     for (const p of this.#queue) p.reject(err);
     this.#queue = [];
     this.#slots = [];
+    this.#settleWarmWaiters();
   }
 }
 

@@ -47,6 +47,14 @@ export const SERVE_FLAGS = {
     "Render workers (default: one per core, at most 4; 0: render on the main thread).",
     { ...WHOLE, must: "a whole number (0 = render on the main thread)" },
   ),
+  "render-start": choiceFlag(
+    "WHEN",
+    "When the render workers start: eager (with the server, which listens once they have " +
+      "drawn their start-up views), lazy (with the first drawing request: a JSON-only server " +
+      "never holds them), or auto: eager with --maps, else lazy.",
+    ["auto", "eager", "lazy"],
+    "auto",
+  ),
   "render-heap-mb": numberFlag("N", "Wasm heap of a render worker before it is replaced.", {
     whole: true,
     min: 1,
@@ -121,6 +129,9 @@ export const serveCommand = defineCommand({
       outputMaxAgeMinutes: values["output-max-age"],
       renderWorkers: values["render-workers"],
       renderHeapMb: values["render-heap-mb"],
+      renderStart: values["render-start"] === "auto"
+        ? (values.maps === undefined ? "lazy" : "eager")
+        : values["render-start"],
       readerWorkers: values["reader-workers"],
       headerTimeoutMs: values["header-timeout"] * 1000,
       bodyTimeoutMs: values["body-timeout"] * 1000,

@@ -30,7 +30,12 @@ import { type HttpEngine, serveHttp } from "../../routes/server.ts";
 import { bodyTimeoutResponse } from "../../routes/timeout_response.ts";
 import { TileCaches } from "../../map/tiles/mod.ts";
 import { createMapServer } from "../../map/mod.ts";
-import { documentRenderPool, InProcessRenderer, OutputFolder } from "../../map/render/mod.ts";
+import {
+  documentRenderPool,
+  InProcessRenderer,
+  OutputFolder,
+  RenderPool,
+} from "../../map/render/mod.ts";
 import { loadServices } from "../../map/document/mod.ts";
 import { catalogApiData } from "../../routes/catalog_data.ts";
 import {
@@ -63,6 +68,18 @@ export interface StartOptions {
   renderWorkers?: number;
   /** Wasm heap limit of each render worker in MiB (default 512); over it, a worker is replaced. */
   renderHeapMb?: number;
+  /**
+   * When the render workers start (`--render-start`): "lazy" (default) with
+   * the first drawing request, so a server only asked for JSON never holds
+   * their CanvasKit instances (~120 MB each); "eager" with the server, which
+   * then listens only once every worker has its geometry stores and has
+   * drawn its start-up views, so no client's view runs on a worker still
+   * warming up or beside its warm-up draws (as ArcGIS Server starts a
+   * service's minimum instances before it reports the service started).
+   */
+  renderStart?: "eager" | "lazy";
+  /** Longest wait for the workers of an eager start before listening anyway, ms (default 120 s). */
+  renderWarmUpTimeoutMs?: number;
   /**
    * Reader workers for slow list work (cold counts, deep pages' id lists;
    * default 1, started with the server); 0 runs it on the main thread.
@@ -292,6 +309,16 @@ async function serveOn(
     ],
     log: opts.accessLog ? accessLog : undefined,
   });
+  if (opts.renderStart === "eager" && renderer instanceof RenderPool) {
+    const began = performance.now();
+    const warm = await renderer.warmUp(opts.renderWarmUpTimeoutMs);
+    const took = `${((performance.now() - began) / 1000).toFixed(1)} s`;
+    if (!warm) {
+      console.error(`The render workers were not warm after ${took}: serving anyway.`);
+    } else if (!opts.quiet) {
+      console.log(`Render workers (${renderer.size}) warmed up in ${took}: maps are drawn warm.`);
+    }
+  }
   const server = serveHttp({
     port: opts.port,
     hostname: opts.hostname,
