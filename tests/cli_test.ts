@@ -100,6 +100,9 @@ Deno.test("cli: bad flags are a usage error, not a stack trace", async () => {
   const r = await runToEnd(["serve", "--port", "http"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /--port must be/);
+  const start = await runToEnd(["serve", "--render-start", "soon"]);
+  assert.equal(start.code, 2);
+  assert.match(start.stderr, /--render-start must be "auto" or "eager" or "lazy", got "soon"/);
   const u = await runToEnd(["frobnicate"]);
   assert.equal(u.code, 2);
   assert.match(u.stderr, /Unknown command "frobnicate"/);

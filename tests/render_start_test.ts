@@ -61,23 +61,3 @@ Deno.test("serve --render-start eager without --maps warms the built-in service'
     await fixture.dispose();
   }
 });
-
-Deno.test("serve --render-start refuses an unknown value", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("../main.ts", import.meta.url).pathname,
-      "serve",
-      "--render-start",
-      "soon",
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.success, false);
-  assert.match(
-    new TextDecoder().decode(out.stderr),
-    /--render-start must be "auto" or "eager" or "lazy", got "soon"/,
-  );
-});

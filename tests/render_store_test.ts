@@ -37,6 +37,16 @@ function countriesLoader(path: string) {
   };
 }
 
+/** A lazy pool of two workers on the countries at `path`, tracing into `trace`. */
+function lazyTracedPool(path: string, trace: string[]): RenderPool {
+  return new RenderPool({
+    size: 2,
+    lazy: true,
+    loader: countriesLoader(path),
+    trace: (line) => trace.push(line),
+  });
+}
+
 /** The same source without a storeKey: it is drawn through the per-level cache. */
 function unstored(src: FeatureSource): FeatureSource {
   return {
@@ -214,12 +224,7 @@ Deno.test("a client's views, one after another from the first, never wait for a 
   const path = await countriesGpkg();
   const trace: string[] = [];
   // Started by the first job, as the server's pool is.
-  const pool = new RenderPool({
-    size: 2,
-    lazy: true,
-    loader: countriesLoader(path),
-    trace: (line) => trace.push(line),
-  });
+  const pool = lazyTracedPool(path, trace);
   try {
     // A client that never pauses: each view as soon as the last is answered. Before, the first
     // worker drew its start-up views only after a quiet moment, which never came, and told the
@@ -251,12 +256,7 @@ Deno.test("a client's views, one after another from the first, never wait for a 
 Deno.test("warmUp() starts a lazy pool, warms its workers side by side, and no view after it meets warm-up work", async () => {
   const path = await countriesGpkg();
   const trace: string[] = [];
-  const pool = new RenderPool({
-    size: 2,
-    lazy: true,
-    loader: countriesLoader(path),
-    trace: (line) => trace.push(line),
-  });
+  const pool = lazyTracedPool(path, trace);
   try {
     // Bounded; no speed is asserted.
     assert.equal(await pool.warmUp(120_000), true);
