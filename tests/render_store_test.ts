@@ -12,6 +12,7 @@ import type { FeatureSource } from "../map/sources/source.ts";
 import { loadKit, renderMap } from "../map/render/mod.ts";
 import { InProcessRenderer, RenderPool } from "../map/render/pool.ts";
 import { heldPolygonStores } from "../map/render/_geomstore.ts";
+import { ROUNDS_BEFORE_REQUESTS } from "../map/render/_warmup.ts";
 import { findRenderMap, type LoadedService } from "../map/render/_loader.ts";
 import type { MapJob } from "../map/render/jobs.ts";
 import type { RenderMap } from "../map/render/types.ts";
@@ -263,7 +264,9 @@ Deno.test("warmUp() starts a lazy pool, warms its workers side by side, and no v
     const stats = pool.stats();
     assert.equal(stats.warmedWorkers, 2, "both workers drew their start-up views");
     assert.equal(stats.storeBuilds, 1, "one worker built the store, the other received it");
-    assert.ok(stats.warmUpSteps >= 2 * 8, `${stats.warmUpSteps} warm-up draws`);
+    // Each worker: one small draw and the seven full-size ones ROUNDS_BEFORE_REQUESTS times.
+    const perWorker = 1 + ROUNDS_BEFORE_REQUESTS * 7;
+    assert.ok(stats.warmUpSteps >= 2 * perWorker, `${stats.warmUpSteps} warm-up draws`);
     // With no request to keep a worker free for, both drew at once (before, one at a time).
     const drawing = new Set<string>();
     let most = 0;

@@ -32,6 +32,8 @@ setPointStorePublisher((data) => self.postMessage({ type: "store", data }));
 let resolve: MapResolver | null = null;
 let maps: ServiceMaps | null = null;
 let heapLimitBytes = Infinity;
+/** Rounds of full-size warm-up draws (more when the server waits for them: _warmup.ts). */
+let warmUpRounds = 1;
 /** The pool traces jobs: replies carry where their time went (see {@link JobTrace}). */
 let tracing = false;
 let collector = new WorkerCollector();
@@ -84,7 +86,7 @@ let warmStepEndedAt = -Infinity;
  */
 async function warmUp(list: RenderMap[]): Promise<void> {
   try {
-    const steps = warmUpSteps(await loadKit(), list, heapLimitBytes);
+    const steps = warmUpSteps(await loadKit(), list, heapLimitBytes, warmUpRounds);
     let done = false;
     while (!done) {
       // While jobs come (a client's views 30-50 ms apart), the draws wait: a worker serving a
@@ -128,6 +130,8 @@ self.onmessage = async (e: MessageEvent) => {
       type: "init";
       loader: ServiceLoaderSpec | null;
       heapLimitBytes: number;
+      /** Rounds of full-size warm-up draws (default 1). */
+      warmUpRounds?: number;
       /** Growth of the heap after which the worker collects once idle (default: GcBudget's). */
       gcBudgetBytes?: number;
       /** Growth after which it collects between jobs at once (default: 4 budgets). */
@@ -159,6 +163,7 @@ self.onmessage = async (e: MessageEvent) => {
   }
   if (msg.type === "init") {
     heapLimitBytes = msg.heapLimitBytes;
+    warmUpRounds = msg.warmUpRounds ?? 1;
     tracing = msg.trace === true;
     if (msg.buildCounter) useBuildCounter(msg.buildCounter);
     collector = new WorkerCollector({

@@ -34,6 +34,7 @@ import { type PolygonStoreData, storeBytes } from "./_geomstore.ts";
 import { pointStoreBytes, type PointStoreData } from "./_pointstore.ts";
 import { supersedes } from "./_store_age.ts";
 import { type JobResult, type MapResolver, type RenderJob, runJob } from "./jobs.ts";
+import { ROUNDS_BEFORE_REQUESTS } from "./_warmup.ts";
 
 export type { ServiceLoaderSpec };
 
@@ -242,6 +243,8 @@ export class RenderPool implements Renderer {
    * and no job is queued or running, warm-up draws need not leave a worker free for jobs.
    */
   #warmWaiters: (() => void)[] = [];
+  /** The workers are being started by warmUp(), before the server takes requests. */
+  #warmingBeforeRequests = false;
   readonly #stores = new Map<string, PolygonStoreData | PointStoreData>();
   /** Build tickets of the workers' stores (see _store_age.ts). */
   readonly #buildCounter = new SharedArrayBuffer(4);
@@ -288,6 +291,8 @@ export class RenderPool implements Renderer {
       gcLimitBytes: mib(this.#opts.gcLimitMb),
       gcIdleMs: this.#opts.gcIdleMs,
       prepare,
+      // Workers started for warmUp() warm up before any request: more rounds delay no client.
+      warmUpRounds: this.#warmingBeforeRequests ? ROUNDS_BEFORE_REQUESTS : 1,
       buildCounter: this.#buildCounter,
       trace: this.#opts.trace !== undefined,
     });
@@ -580,7 +585,11 @@ export class RenderPool implements Renderer {
    */
   warmUp(timeoutMs = 120_000): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
-    if (this.#slots.length === 0) this.#start();
+    if (this.#slots.length === 0) {
+      this.#warmingBeforeRequests = true;
+      this.#start();
+      this.#warmingBeforeRequests = false;
+    }
     if (this.#allWarm()) return Promise.resolve(true);
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;
