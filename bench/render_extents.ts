@@ -20,8 +20,9 @@
  * pass 2 repeats them ("warm"). Requests go one at a time, timed from the
  * send of the SOAP request to the last byte of the response (HTTP, SOAP
  * parsing, drawing, PNG and base64 included). Timing starts `--settle`
- * seconds after the first (tiny) drawing request started the workers, so
- * the server's start-up work is done, as MapServer's mapfile is loaded. The
+ * seconds after the first (tiny) drawing request (the workers warmed up
+ * before the server answered: `--maps` starts them eagerly), so the server's
+ * start-up work is done, as MapServer's mapfile is loaded. The
  * server's resident size is read after pass 2. `--concurrency N` sends N
  * requests at a time, so every worker draws (one at a time always finds
  * the first worker idle); its times are latencies under load, for the RSS
