@@ -243,8 +243,6 @@ export class RenderPool implements Renderer {
    * and no job is queued or running, warm-up draws need not leave a worker free for jobs.
    */
   #warmWaiters: (() => void)[] = [];
-  /** The workers are being started by warmUp(), before the server takes requests. */
-  #warmingBeforeRequests = false;
   readonly #stores = new Map<string, PolygonStoreData | PointStoreData>();
   /** Build tickets of the workers' stores (see _store_age.ts). */
   readonly #buildCounter = new SharedArrayBuffer(4);
@@ -261,14 +259,15 @@ export class RenderPool implements Renderer {
     if (!opts.lazy) this.#start();
   }
 
-  #start(): void {
+  /** Starts the workers; `warmUpRounds` of full-size warm-up draws each (_warmup.ts). */
+  #start(warmUpRounds = 1): void {
     // One worker builds the geometry stores at start; the others receive them.
     for (let i = this.#slots.length; i < this.size; i++) {
-      this.#slots.push(this.#spawn(i === 0 && this.#stores.size === 0));
+      this.#slots.push(this.#spawn(i === 0 && this.#stores.size === 0, warmUpRounds));
     }
   }
 
-  #spawn(prepare = false): Slot {
+  #spawn(prepare = false, warmUpRounds = 1): Slot {
     const worker = new Worker(new URL("./_worker.ts", import.meta.url).href, { type: "module" });
     const slot: Slot = {
       worker,
@@ -291,8 +290,7 @@ export class RenderPool implements Renderer {
       gcLimitBytes: mib(this.#opts.gcLimitMb),
       gcIdleMs: this.#opts.gcIdleMs,
       prepare,
-      // Workers started for warmUp() warm up before any request: more rounds delay no client.
-      warmUpRounds: this.#warmingBeforeRequests ? ROUNDS_BEFORE_REQUESTS : 1,
+      warmUpRounds,
       buildCounter: this.#buildCounter,
       trace: this.#opts.trace !== undefined,
     });
@@ -585,11 +583,8 @@ export class RenderPool implements Renderer {
    */
   warmUp(timeoutMs = 120_000): Promise<boolean> {
     if (this.#closed) return Promise.resolve(false);
-    if (this.#slots.length === 0) {
-      this.#warmingBeforeRequests = true;
-      this.#start();
-      this.#warmingBeforeRequests = false;
-    }
+    // Workers started here warm up before any request: more rounds delay no client.
+    if (this.#slots.length === 0) this.#start(ROUNDS_BEFORE_REQUESTS);
     if (this.#allWarm()) return Promise.resolve(true);
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined;

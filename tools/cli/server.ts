@@ -78,8 +78,6 @@ export interface StartOptions {
    * service's minimum instances before it reports the service started).
    */
   renderStart?: "eager" | "lazy";
-  /** Longest wait for the workers of an eager start before listening anyway, ms (default 120 s). */
-  renderWarmUpTimeoutMs?: number;
   /**
    * Reader workers for slow list work (cold counts, deep pages' id lists;
    * default 1, started with the server); 0 runs it on the main thread.
@@ -311,7 +309,8 @@ async function serveOn(
   });
   if (opts.renderStart === "eager" && renderer instanceof RenderPool) {
     const began = performance.now();
-    const warm = await renderer.warmUp(opts.renderWarmUpTimeoutMs);
+    // At most two minutes (RenderPool.warmUp's default): a server that cannot warm up still serves.
+    const warm = await renderer.warmUp();
     const took = `${((performance.now() - began) / 1000).toFixed(1)} s`;
     if (!warm) {
       console.error(`The render workers were not warm after ${took}: serving anyway.`);
