@@ -82,81 +82,73 @@ function packerOn(memory: WebAssembly.Memory): RgbRowsFn {
 }
 
 /**
- * Lays RGBA pixels out as PNG24 scanlines in its own wasm memory, which
- * grows to the largest image it was given within a limit.
+ * Lays RGBA pixels out as PNG24 scanlines a band of rows at a time, into a
+ * band buffer it keeps: in the pixels' own wasm heap when they live in one
+ * (CanvasKit's, where a map is drawn), else in its own memory, where each
+ * band's pixels are copied first. The same few pages are written band after
+ * band, never a whole image's scanlines (see _deflate.ts for why that
+ * matters).
  *
  * @example
  * ```ts
- * const rows = new RgbRows().of(new Uint8Array([1, 2, 3, 255]), 1, 1); // [0, 1, 2, 3]
+ * const seen: number[][] = [];
+ * new RgbRows().bands(new Uint8Array([1, 2, 3, 255]), 1, 1, 8, (rows) => seen.push([...rows]));
+ * // seen: [[0, 1, 2, 3]]
  * ```
  */
 export class RgbRows {
   readonly #memory = new WebAssembly.Memory({ initial: 1 });
   readonly #rgbRows: RgbRowsFn;
-  readonly #limitBytes: number;
   readonly #heap: { heap: WasmHeap; rgbRows: RgbRowsFn } | null;
 
-  /**
-   * A packer whose memory holds at most `limitBytes` (default 32 MiB: a
-   * 2048x1536 image); with a `heap`, images in that heap are packed there.
-   */
-  constructor(limitBytes = 32 * 2 ** 20, heap?: WasmHeap) {
-    this.#limitBytes = limitBytes;
+  /** A packer with its own memory; with a `heap`, images in that heap are packed there. */
+  constructor(heap?: WasmHeap) {
     this.#rgbRows = packerOn(this.#memory);
     this.#heap = heap ? { heap, rgbRows: packerOn(heap.memory) } : null;
   }
 
   /**
-   * The scanlines of `rgba` (`width` x `height`), valid until the next call
-   * (or until the heap they are in grows); null when the image is over the
-   * limit (the caller packs it). With `overwrite` (the caller has no more
-   * use for the pixels), an image in the heap becomes its own scanlines.
+   * Calls `each` with the scanlines of `rows` rows at a time (fewer in the
+   * last band) of `rgba` (`width` x `height`), top to bottom; `last` is
+   * true for the last band. A band is valid only during its call, and
+   * `each` must not call into the heap's owner (CanvasKit could grow the
+   * heap and move it). `rgba` itself may be detached after the first band.
    */
-  of(rgba: Uint8Array, width: number, height: number, overwrite = false): Uint8Array | null {
-    const px = width * height * 4, n = height * (width * 3 + 1);
-    const h = this.#heap;
-    if (h && overwrite && width >= 8 && rgba.buffer === h.heap.memory.buffer) {
-      const rows = this.#inPlace(h, rgba.byteOffset, width, height);
-      if (rows) return rows;
-    }
-    if (h && rgba.buffer === h.heap.memory.buffer && n + 16 <= this.#limitBytes) {
-      // The pixels' address first: finding room may grow the heap, which detaches `rgba`.
-      const src = rgba.byteOffset;
-      const dst = h.heap.buffer(n + 16);
-      if (dst !== 0) {
-        h.rgbRows(src, dst, width, height);
-        return new Uint8Array(h.heap.memory.buffer, dst, n);
-      }
-    }
-    const need = px + n + 16;
-    if (need > this.#limitBytes) return null;
-    const have = this.#memory.buffer.byteLength;
-    if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
-    new Uint8Array(this.#memory.buffer, 0, px).set(rgba.subarray(0, px));
-    this.#rgbRows(0, px, width, height);
-    return new Uint8Array(this.#memory.buffer, px, n);
-  }
-
-  /**
-   * Packs the image at `src` over itself: a scanline is shorter than its
-   * pixels and starts no later than they do, so row by row, four pixels at
-   * a time, every store lands on bytes already read (from the second row
-   * on, for images at least 8 wide, the shuffle's 4 bytes of slack
-   * included). Only the first row's scanline starts where its pixels do:
-   * that row is packed from a copy. Null when there is no room for it.
-   */
-  #inPlace(
-    h: { heap: WasmHeap; rgbRows: RgbRowsFn },
-    src: number,
+  bands(
+    rgba: Uint8Array,
     width: number,
     height: number,
-  ): Uint8Array | null {
-    const rowBytes = 4 * width;
-    const first = h.heap.buffer(rowBytes + 16);
-    if (first === 0) return null;
-    new Uint8Array(h.heap.memory.buffer).copyWithin(first, src, src + rowBytes);
-    h.rgbRows(first, src, width, 1);
-    if (height > 1) h.rgbRows(src + rowBytes, src + 3 * width + 1, width, height - 1);
-    return new Uint8Array(h.heap.memory.buffer, src, height * (3 * width + 1));
+    rows: number,
+    each: (scanlines: Uint8Array, last: boolean) => void,
+  ): void {
+    rows = Math.max(1, Math.min(rows, height));
+    const stride = width * 3 + 1, pxRow = width * 4;
+    const h = this.#heap;
+    if (h && rgba.buffer === h.heap.memory.buffer) {
+      // The pixels' address first: finding room may grow the heap, which detaches `rgba`.
+      const src = rgba.byteOffset;
+      const dst = h.heap.buffer(rows * stride + 16);
+      if (dst !== 0) {
+        for (let y = 0; y < height; y += rows) {
+          const n = Math.min(rows, height - y);
+          h.rgbRows(src + y * pxRow, dst, width, n);
+          each(new Uint8Array(h.heap.memory.buffer, dst, n * stride), y + n >= height);
+        }
+        return;
+      }
+      // No room there: the pixels are copied out band by band, from where they still are.
+      rgba = new Uint8Array(h.heap.memory.buffer, src, width * height * 4);
+    }
+    const px = rows * pxRow, need = px + rows * stride + 16;
+    const have = this.#memory.buffer.byteLength;
+    if (need > have) this.#memory.grow(Math.ceil((need - have) / PAGE));
+    for (let y = 0; y < height; y += rows) {
+      const n = Math.min(rows, height - y);
+      new Uint8Array(this.#memory.buffer, 0, n * pxRow).set(
+        rgba.subarray(y * pxRow, (y + n) * pxRow),
+      );
+      this.#rgbRows(0, px, width, n);
+      each(new Uint8Array(this.#memory.buffer, px, n * stride), y + n >= height);
+    }
   }
 }

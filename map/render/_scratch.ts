@@ -1,7 +1,7 @@
 /**
  * Reusable work buffers of one render thread: the read-back of a drawn
- * image, a mosaic's cell, the PNG encoder's scanlines and palette indices,
- * JPEG's flattened copy.
+ * image, a mosaic's cell, the PNG encoder's bands of scanlines, palette
+ * indices and zlib stream, JPEG's flattened copy.
  *
  * Why: one export allocates several arrays the size of its image (12 MiB
  * each at 2048x1536) that are garbage as soon as it is encoded. V8 frees
@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { BandDeflater } from "./_deflate.ts";
 import { PathCmds } from "./_path_cmds.ts";
 import { RgbRows, type WasmHeap } from "./_rgb_rows.ts";
 
@@ -36,13 +37,14 @@ export class Scratch {
   #bytes = 0;
   readonly #limit: number;
   #rgbRows: RgbRows | null = null;
+  #deflater: BandDeflater | null = null;
 
   readonly #heap: WasmHeap | undefined;
 
   /**
    * Keeps at most `limitBytes` of buffers between calls; `heap` is the wasm
    * memory images are drawn in (CanvasKit's), where PNG24 scanlines are
-   * then packed in place.
+   * then packed, a band at a time.
    */
   constructor(limitBytes = SCRATCH_LIMIT_BYTES, heap?: WasmHeap) {
     this.#limit = limitBytes;
@@ -95,17 +97,32 @@ export class Scratch {
   }
 
   /**
-   * The thread's SIMD packer of PNG24 scanlines (_rgb_rows.ts), made on first use; its memory
-   * (up to 32 MiB) is apart from the buffers above, and it packs images that live in the
-   * scratch's heap in place, into a buffer it keeps there.
+   * The thread's SIMD packer of PNG24 scanlines (_rgb_rows.ts), made on first use: it packs
+   * images that live in the scratch's heap there, a band at a time into a buffer it keeps.
    *
    * @example
    * ```ts
-   * new Scratch().rgbRows().of(new Uint8Array(4), 1, 1);
+   * new Scratch().rgbRows().bands(new Uint8Array(4), 1, 1, 16, () => {});
    * ```
    */
   rgbRows(): RgbRows {
-    return this.#rgbRows ??= new RgbRows(undefined, this.#heap);
+    return this.#rgbRows ??= new RgbRows(this.#heap);
+  }
+
+  /**
+   * The thread's zlib stream for PNG data (_deflate.ts), made on first use and kept with its
+   * output buffer.
+   *
+   * @example
+   * ```ts
+   * const z = new Scratch().deflater();
+   * z.begin(4);
+   * z.write(new Uint8Array([0, 255]), true);
+   * z.bytes(); // a zlib stream
+   * ```
+   */
+  deflater(): BandDeflater {
+    return this.#deflater ??= new BandDeflater();
   }
 
   /** Bytes kept (diagnostics and tests). */

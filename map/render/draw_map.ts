@@ -281,8 +281,6 @@ function _encodeMap(kit: Kit, req: MapRenderRequest, drawn: DrawnMap): MapRender
     req.format,
     req.quality,
     opaque,
-    // The surface goes back to the spares once encoded: its pixels may become the scanlines.
-    true,
   );
   return {
     bytes,

@@ -291,8 +291,7 @@ export interface EncodedImage {
 /**
  * Encodes unpremultiplied RGBA pixels. `quality` (1-100) applies to JPEG;
  * `opaque` says the caller knows every alpha is 255 (no scan for
- * transparency then); `overwrite` that it has no more use for the pixels
- * (an encoder may then lay its work out over them).
+ * transparency then).
  *
  * @example
  * ```ts
@@ -309,7 +308,6 @@ export function encodeImage(
   format: OutputFormat,
   quality = 75,
   opaque = false,
-  overwrite = false,
 ): EncodedImage {
   // The encoders' work arrays are the kit's, reused job after job; the encoded bytes are new.
   const scratch = scratchOf(kit);
@@ -322,7 +320,6 @@ export function encodeImage(
         bytes: encodePng(rgba, w, h, {
           kind: !opaque && hasTransparency(rgba) ? "rgba" : "rgb",
           scratch,
-          overwrite,
         }),
         mime: "image/png",
       };

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { constants, crc32, deflateSync } from "node:zlib";
+import { crc32 } from "node:zlib";
+import { BandDeflater } from "./_deflate.ts";
 import { quantize } from "./_quantize.ts";
 import type { Scratch } from "./_scratch.ts";
 
@@ -30,92 +31,102 @@ export interface PngOptions {
    * thread's, see _scratch.ts); default: new arrays.
    */
   scratch?: Scratch;
-  /**
-   * The caller has no more use for the pixels: PNG24 scanlines may be laid
-   * out over them (when they are in the scratch's heap, see _rgb_rows.ts),
-   * which touches no other memory.
-   */
-  overwrite?: boolean;
 }
 
 const SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 
-/** CRC-32 of the chunk type and data: native zlib's (a JS table loop took 0.3-0.4 ms per image). */
-function chunkCrc(typeBytes: Uint8Array, data: Uint8Array): number {
-  return crc32(data, crc32(typeBytes));
+/** Bytes of scanlines deflated at a time: a band stays in the core's cache, and so do its pages. */
+const BAND_BYTES = 64 * 1024;
+
+/** Rows of a band of scanlines `stride` bytes long (one at least). */
+function bandRows(stride: number): number {
+  return Math.max(1, Math.floor(BAND_BYTES / stride));
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const dv = new DataView(out.buffer);
-  dv.setUint32(0, data.length);
-  const typeBytes = new TextEncoder().encode(type);
-  out.set(typeBytes, 4);
-  out.set(data, 8);
-  dv.setUint32(8 + data.length, chunkCrc(typeBytes, data));
-  return out;
-}
-
-/** The scanline buffer: a reused one when a scratch is given (every byte is written). */
-function rowBuffer(n: number, scratch?: Scratch): Uint8Array {
-  return scratch ? scratch.bytes("png rows", n) : new Uint8Array(n);
+/** The band buffer: a reused one when a scratch is given (every byte of a band is written). */
+function bandBuffer(n: number, scratch?: Scratch): Uint8Array {
+  return scratch ? scratch.bytes("png band", n) : new Uint8Array(n);
 }
 
 /**
- * Lays scanlines out with a filter byte each. Every row uses filter None:
- * measured on map images (flat fills, antialiased edges) zlib alone gives
- * smaller files than the per-row adaptive filter (800 KB against 842 KB for
- * a 4096 x 3072 world map) and the filter pass, the slowest part of the
- * encoder in JS, disappears.
+ * Deflates rows of `bpp`-byte pixels as scanlines, a band at a time. Every
+ * row uses filter None: measured on map images (flat fills, antialiased
+ * edges) zlib alone gives smaller files than the per-row adaptive filter
+ * (800 KB against 842 KB for a 4096 x 3072 world map), and the filter pass,
+ * the slowest part of the encoder in JS, disappears.
  */
-function filterRows(
+function deflateRows(
+  z: BandDeflater,
   src: Uint8Array,
   width: number,
   height: number,
   bpp: number,
   scratch?: Scratch,
-): Uint8Array {
-  const stride = width * bpp;
-  const out = rowBuffer(height * (stride + 1), scratch);
-  for (let y = 0; y < height; y++) {
-    out[y * (stride + 1)] = 0;
-    out.set(src.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+): void {
+  const row = width * bpp, stride = row + 1, rows = bandRows(stride);
+  const band = bandBuffer(Math.min(rows, height) * stride, scratch);
+  for (let y = 0; y < height; y += rows) {
+    const n = Math.min(rows, height - y);
+    for (let i = 0; i < n; i++) {
+      band[i * stride] = 0;
+      band.set(src.subarray((y + i) * row, (y + i + 1) * row), i * stride + 1);
+    }
+    z.write(band.subarray(0, n * stride), y + n >= height);
   }
-  return out;
 }
 
-/** RGBA pixels as RGB scanlines, each preceded by filter byte 0. */
-function packRgbRows(
+/**
+ * Deflates RGBA pixels as RGB scanlines (filter byte 0 each), a band at a
+ * time, packed in JavaScript (the SIMD packer of _rgb_rows.ts does this
+ * faster; this is its fallback and its reference).
+ */
+function deflateRgbRows(
+  z: BandDeflater,
   rgba: Uint8Array,
   width: number,
   height: number,
   scratch?: Scratch,
-): Uint8Array {
+): void {
+  const stride = width * 3 + 1, rows = bandRows(stride);
+  const band = bandBuffer(Math.min(rows, height) * stride, scratch);
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const n = Math.min(rows, height - y0);
+    packRgbRows(rgba, width, y0, n, band);
+    z.write(band.subarray(0, n * stride), y0 + n >= height);
+  }
+}
+
+/** Rows `y0`..`y0 + n` of RGBA pixels as RGB scanlines into `out`, each after filter byte 0. */
+function packRgbRows(
+  rgba: Uint8Array,
+  width: number,
+  y0: number,
+  n: number,
+  out: Uint8Array,
+): void {
   const stride = width * 3 + 1;
-  // A reused buffer holds the last image's bytes: every filter byte is written.
-  const out = rowBuffer(height * stride, scratch);
   if ((rgba.byteOffset & 3) !== 0) {
-    for (let y = 0; y < height; y++) {
-      out[y * stride] = 0;
-      let j = y * stride + 1;
-      const end = (y + 1) * width * 4;
-      for (let i = y * width * 4; i < end; i += 4) {
+    for (let r = 0; r < n; r++) {
+      out[r * stride] = 0;
+      let j = r * stride + 1;
+      const end = (y0 + r + 1) * width * 4;
+      for (let i = (y0 + r) * width * 4; i < end; i += 4) {
         out[j++] = rgba[i];
         out[j++] = rgba[i + 1];
         out[j++] = rgba[i + 2];
       }
     }
-    return out;
+    return;
   }
   // Four pixels (four 32-bit loads, red in the low byte) become three 32-bit stores into an
   // aligned row, which is then copied after the row's filter byte: about twice as fast as
   // storing byte by byte (0.65 against 1.16 ms for 1024x768 at best).
-  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * (y0 + n));
   const quads = width >> 2;
   const rowWords = new Uint32Array(quads * 3 + 3);
   const row = new Uint8Array(rowWords.buffer, 0, width * 3);
-  for (let y = 0; y < height; y++) {
-    let i = y * width, k = 0;
+  for (let r = 0; r < n; r++) {
+    let i = (y0 + r) * width, k = 0;
     for (let q = 0; q < quads; q++, i += 4) {
       const a = px[i], b = px[i + 1], c = px[i + 2], d = px[i + 3];
       rowWords[k++] = (a & 0xffffff) | (b << 24);
@@ -128,10 +139,9 @@ function packRgbRows(
       row[j + 1] = (v >>> 8) & 0xff;
       row[j + 2] = (v >>> 16) & 0xff;
     }
-    out[y * stride] = 0;
-    out.set(row, y * stride + 1);
+    out[r * stride] = 0;
+    out.set(row, r * stride + 1);
   }
-  return out;
 }
 
 function ihdr(width: number, height: number, colourType: number): Uint8Array {
@@ -144,21 +154,30 @@ function ihdr(width: number, height: number, colourType: number): Uint8Array {
   return d;
 }
 
-function assemble(parts: Uint8Array[]): Uint8Array {
+const encoder = new TextEncoder();
+
+/**
+ * The PNG file: the signature, `chunks` and an IDAT chunk of `idat`, then
+ * IEND, in one new buffer (the deflated data is copied once, from the
+ * deflater's buffer). Each chunk's CRC (native zlib's: a JavaScript table
+ * loop took 0.3-0.4 ms per image) covers its type and data.
+ */
+function pngFile(chunks: [string, Uint8Array][], idat: Uint8Array): Uint8Array {
+  const all: [string, Uint8Array][] = [...chunks, ["IDAT", idat], ["IEND", new Uint8Array(0)]];
   let n = SIGNATURE.length;
-  for (const p of parts) n += p.length;
+  for (const [, data] of all) n += 12 + data.length;
   const out = new Uint8Array(n);
+  const dv = new DataView(out.buffer);
   out.set(SIGNATURE, 0);
   let o = SIGNATURE.length;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
+  for (const [type, data] of all) {
+    dv.setUint32(o, data.length);
+    encoder.encodeInto(type, out.subarray(o + 4, o + 8));
+    out.set(data, o + 8);
+    dv.setUint32(o + 8 + data.length, crc32(out.subarray(o + 4, o + 8 + data.length)));
+    o += 12 + data.length;
   }
   return out;
-}
-
-function deflate(data: Uint8Array, level: number): Uint8Array {
-  return new Uint8Array(deflateSync(data, { level, strategy: constants.Z_DEFAULT_STRATEGY }));
 }
 
 /**
@@ -180,8 +199,11 @@ export function encodePng(
   }
   const kind = options.kind ?? "rgba";
   const level = options.level ?? 4;
+  const scratch = options.scratch;
+  const z = scratch?.deflater() ?? new BandDeflater({ initialBytes: 64 * 1024 });
+  z.begin(level);
   if (kind === "palette") {
-    const q = quantize(rgba, width * height, options.scratch?.bytes("png indices", width * height));
+    const q = quantize(rgba, width * height, scratch?.bytes("png indices", width * height));
     const n = q.palette.length / 4;
     const plte = new Uint8Array(n * 3);
     let lastOpaque = -1;
@@ -191,28 +213,22 @@ export function encodePng(
       plte[i * 3 + 2] = q.palette[i * 4 + 2];
       if (q.palette[i * 4 + 3] !== 255) lastOpaque = i;
     }
-    const parts = [chunk("IHDR", ihdr(width, height, 3)), chunk("PLTE", plte)];
+    const chunks: [string, Uint8Array][] = [["IHDR", ihdr(width, height, 3)], ["PLTE", plte]];
     if (lastOpaque >= 0) {
       const trns = new Uint8Array(lastOpaque + 1);
       for (let i = 0; i <= lastOpaque; i++) trns[i] = q.palette[i * 4 + 3];
-      parts.push(chunk("tRNS", trns));
+      chunks.push(["tRNS", trns]);
     }
-    parts.push(
-      chunk("IDAT", deflate(filterRows(q.indices, width, height, 1, options.scratch), level)),
-    );
-    parts.push(chunk("IEND", new Uint8Array(0)));
-    return assemble(parts);
+    deflateRows(z, q.indices, width, height, 1, scratch);
+    return pngFile(chunks, z.bytes());
   }
-  const bpp = kind === "rgb" ? 3 : 4;
-  // RGB rows by the thread's SIMD packer (_rgb_rows.ts) when it takes the image, else packed
-  // straight into the scanline buffer (no intermediate copy).
-  const rows = kind === "rgb"
-    ? options.scratch?.rgbRows().of(rgba, width, height, options.overwrite) ??
-      packRgbRows(rgba, width, height, options.scratch)
-    : filterRows(rgba, width, height, 4, options.scratch);
-  return assemble([
-    chunk("IHDR", ihdr(width, height, bpp === 4 ? 6 : 2)),
-    chunk("IDAT", deflate(rows, level)),
-    chunk("IEND", new Uint8Array(0)),
-  ]);
+  if (kind === "rgb") {
+    // RGB scanlines by the thread's SIMD packer (_rgb_rows.ts), in the pixels' own heap when
+    // they live in one; without a scratch, in JavaScript.
+    const simd = scratch?.rgbRows();
+    if (simd) {
+      simd.bands(rgba, width, height, bandRows(width * 3 + 1), (rows, last) => z.write(rows, last));
+    } else deflateRgbRows(z, rgba, width, height);
+  } else deflateRows(z, rgba, width, height, 4, scratch);
+  return pngFile([["IHDR", ihdr(width, height, kind === "rgb" ? 2 : 6)]], z.bytes());
 }

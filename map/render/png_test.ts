@@ -139,13 +139,51 @@ Deno.test("PNG24 rows packed by the SIMD packer are the JavaScript packer's, byt
   }
 });
 
-Deno.test("the SIMD packer leaves images over its limit to the caller", () => {
-  const rows = new RgbRows(1024);
-  assert.deepEqual(
-    rows.of(new Uint8Array([1, 2, 3, 255, 4, 5, 6, 255]), 2, 1),
-    new Uint8Array([0, 1, 2, 3, 4, 5, 6]),
-  );
-  assert.equal(rows.of(new Uint8Array(16 * 16 * 4), 16, 16), null);
+/** The scanlines of `rgba` from `rows`' bands, joined, checking that the bands come in order. */
+function joinBands(rows: RgbRows, rgba: Uint8Array, w: number, h: number, band: number) {
+  const parts: Uint8Array[] = [];
+  const buffers = new Set<ArrayBufferLike>();
+  let lasts = 0;
+  rows.bands(rgba, w, h, band, (scanlines, last) => {
+    assert.equal(lasts, 0, "no band after the last");
+    if (last) lasts++;
+    assert.ok(scanlines.length <= band * (3 * w + 1), "a band holds `band` rows at most");
+    buffers.add(scanlines.buffer);
+    parts.push(scanlines.slice());
+  });
+  assert.equal(lasts, 1, "the last band is flagged");
+  return { rows: new Uint8Array(Buffer.concat(parts)), buffers };
+}
+
+/** `rgba` as RGB scanlines packed byte by byte: the reference. */
+function referenceRows(rgba: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(h * (3 * w + 1));
+  for (let y = 0, j = 0; y < h; y++) {
+    out[j++] = 0;
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * 4;
+      out[j++] = rgba[i];
+      out[j++] = rgba[i + 1];
+      out[j++] = rgba[i + 2];
+    }
+  }
+  return out;
+}
+
+Deno.test("the SIMD packer's bands are the image's scanlines, at every width and band height", () => {
+  let seed = 3;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
+  const rows = new RgbRows();
+  for (const [w, h] of [[1, 1], [2, 1], [5, 3], [8, 9], [13, 7], [64, 64], [1024, 20]]) {
+    const px = new Uint8Array(w * h * 4).map(rnd);
+    for (const band of [1, 2, 3, h, h + 5]) {
+      assert.deepEqual(
+        joinBands(rows, px, w, h, band).rows,
+        referenceRows(px, w, h),
+        `${w}x${h}/${band}`,
+      );
+    }
+  }
 });
 
 /** A wasm memory with a bump allocator, as CanvasKit's heap is to the packer. */
@@ -172,54 +210,28 @@ function bumpHeap(pages: number, free = 65536) {
 }
 
 Deno.test("the SIMD packer packs pixels in their own heap, even when finding room grows it", () => {
-  const w = 37, h = 11, n = h * (w * 3 + 1);
+  const w = 37, h = 11;
   const heap = bumpHeap(1);
   const pixels = new Uint8Array(heap.memory.buffer, 8, w * h * 4);
   let seed = 5;
   for (let i = 0; i < pixels.length; i++) pixels[i] = seed = (seed * 97 + 13) % 256;
-  const copy = new RgbRows().of(pixels.slice(), w, h)!.slice();
-  const rows = new RgbRows(32 * 2 ** 20, heap);
+  const want = referenceRows(pixels, w, h);
+  const rows = new RgbRows(heap);
   // The first call finds room past the memory's end: the heap grows and `pixels` is detached.
-  const first = rows.of(pixels, w, h)!;
+  const first = joinBands(rows, pixels, w, h, 4);
   assert.equal(pixels.length, 0, "the pixel view was detached by the growth");
-  assert.equal(first.buffer, heap.memory.buffer, "packed in the heap");
-  assert.deepEqual(first, copy);
-  assert.equal(first.length, n);
-  // Pixels outside the heap are copied into the packer's own memory, as before.
-  const outside = rows.of(new Uint8Array(w * h * 4).fill(7), w, h)!;
-  assert.notEqual(outside.buffer, heap.memory.buffer);
+  assert.deepEqual([...first.buffers], [heap.memory.buffer], "every band packed in the heap");
+  assert.deepEqual(first.rows, want);
+  // Pixels outside the heap are copied into the packer's own memory, a band at a time.
+  const outside = joinBands(rows, new Uint8Array(w * h * 4).fill(7), w, h, 4);
+  assert.ok(!outside.buffers.has(heap.memory.buffer));
+  assert.ok(outside.rows.every((b, i) => b === (i % (3 * w + 1) === 0 ? 0 : 7)));
   assert.equal(heap.calls, 1);
-  // No room in the heap: the copy it would have done without one.
+  // No room in the heap: the band copies it would have done without one.
   heap.failing = true;
   const again = new Uint8Array(heap.memory.buffer, 8, w * h * 4);
-  assert.deepEqual(rows.of(again, w, h), copy);
+  assert.deepEqual(joinBands(rows, again, w, h, 4).rows, want);
   assert.equal(heap.calls, 2);
-});
-
-Deno.test("the SIMD packer lays scanlines out over pixels the caller gives up, at every width", () => {
-  let seed = 11;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24;
-  const own = new RgbRows();
-  for (const [w, h] of [[8, 1], [8, 2], [9, 3], [13, 7], [31, 5], [64, 64], [1024, 768]]) {
-    // The allocator's buffers after the pixels, as in CanvasKit's heap.
-    const heap = bumpHeap(Math.ceil((64 + w * h * 4) / 65536) + 1, 64 + w * h * 4);
-    const rows = new RgbRows(32 * 2 ** 20, heap);
-    const pixels = new Uint8Array(heap.memory.buffer, 64, w * h * 4);
-    for (let i = 0; i < pixels.length; i++) pixels[i] = rnd();
-    const want = own.of(pixels.slice(), w, h)!.slice();
-    const got = rows.of(pixels, w, h, true)!;
-    assert.equal(Buffer.compare(got, want), 0, `${w}x${h}`);
-    assert.equal(got.byteOffset, 64, `${w}x${h}: over the pixels themselves`);
-  }
-  // Narrower than 8 pixels (a row's stores could reach pixels not yet read): a buffer of its own.
-  const heap = bumpHeap(1);
-  const pixels = new Uint8Array(heap.memory.buffer, 64, 5 * 3 * 4).fill(9);
-  const want = own.of(pixels.slice(), 5, 3)!.slice();
-  const got = new RgbRows(32 * 2 ** 20, heap).of(pixels, 5, 3, true)!;
-  assert.notEqual(got.byteOffset, 64);
-  assert.deepEqual(got, want);
-  // Without `overwrite` the pixels stay as they were.
-  const kept = new Uint8Array(heap.memory.buffer, 64, 9 * 2 * 4).fill(3);
-  new RgbRows(32 * 2 ** 20, heap).of(kept, 9, 2);
-  assert.ok(kept.every((b) => b === 3));
+  // Packing never writes over the pixels.
+  assert.deepEqual(referenceRows(new Uint8Array(heap.memory.buffer, 8, w * h * 4), w, h), want);
 });
