@@ -197,6 +197,9 @@ export function encodePng(
   if (rgba.length !== width * height * 4) {
     throw new Error(`PNG encoder got ${rgba.length} bytes for ${width}x${height} RGBA pixels.`);
   }
+  if (!(width >= 1 && height >= 1)) {
+    throw new Error(`PNG encoder got a ${width}x${height} image; a PNG has at least one pixel.`);
+  }
   const kind = options.kind ?? "rgba";
   const level = options.level ?? 4;
   const scratch = options.scratch;

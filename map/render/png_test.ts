@@ -96,6 +96,7 @@ Deno.test("PNG8 quantises images with more than 256 colours closely", () => {
 
 Deno.test("encoder refuses a buffer of the wrong size", () => {
   assert.throws(() => encodePng(new Uint8Array(10), 2, 2), /got 10 bytes/);
+  assert.throws(() => encodePng(new Uint8Array(0), 0, 5), /0x5 image/);
 });
 
 /** CRC-32 (ISO-HDLC, PNG's) bit by bit: the reference the chunk CRCs are checked against. */
