@@ -39,6 +39,8 @@ interface ZlibHandle {
 
 /** A kept zlib stream: the handle and where it reports what is left of its buffers. */
 interface Stream {
+  /** The `node:zlib` object owning the handle, kept alive with it (it never writes itself). */
+  owner: object;
   handle: ZlibHandle;
   /** `[available output, available input]` after each write. */
   state: Uint32Array;
@@ -56,7 +58,7 @@ function openStream(level: number): Stream | null {
       !handle || typeof handle.writeSync !== "function" || typeof handle.reset !== "function" ||
       !(state instanceof Uint32Array) || state.length < 2
     ) return null;
-    return { handle, state };
+    return { owner: d, handle, state };
   } catch {
     return null;
   }
