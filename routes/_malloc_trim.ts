@@ -37,8 +37,13 @@ export interface MallocStats {
 
 /** The two calls of the C library the trimmer needs. */
 export interface MallocControl {
-  /** Malloc's current totals; cheap (walks the free lists: ~0.5-1.5 ms at 150 MB). */
-  stats(): MallocStats;
+  /**
+   * Malloc's current totals, read off the calling thread: `mallinfo2` walks
+   * every arena's free lists under the arena's lock, 0.1 ms at rest and up to
+   * 4 ms while render workers allocate (measured in a serving process), a
+   * stall the event loop would otherwise take once or twice a second.
+   */
+  stats(): Promise<MallocStats>;
   /** Returns free pages to the system; may take long, so it runs off the calling thread. */
   trim(): Promise<void>;
 }
@@ -61,7 +66,7 @@ function residentBytes(): number {
  * ```ts
  * import { openGlibcMalloc } from "./_malloc_trim.ts";
  * const malloc = openGlibcMalloc();
- * if (malloc) console.log(malloc.stats().freeBytes);
+ * if (malloc) console.log((await malloc.stats()).freeBytes);
  * ```
  */
 export function openGlibcMalloc(): MallocControl | null {
@@ -71,12 +76,13 @@ export function openGlibcMalloc(): MallocControl | null {
       mallinfo2: {
         parameters: [],
         result: { struct: new Array(MALLINFO2_FIELDS).fill("usize") },
+        nonblocking: true,
       },
       malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
     });
     return {
-      stats() {
-        const raw = lib.symbols.mallinfo2() as Uint8Array<ArrayBuffer>;
+      async stats() {
+        const raw = await lib.symbols.mallinfo2() as Uint8Array<ArrayBuffer>;
         const f = new BigUint64Array(raw.buffer, raw.byteOffset, MALLINFO2_FIELDS);
         return {
           usedBytes: Number(f[UORDBLKS] + f[HBLKHD]),
@@ -108,7 +114,7 @@ export interface MallocTrimmerOptions {
   regrowthBytes?: number;
   /** Shortest time between two trims, ms (default 1,000). */
   minIntervalMs?: number;
-  /** Shortest time between two looks at malloc's totals, ms (default 250; one look costs ~0.5-1.5 ms). */
+  /** Shortest time between two looks at malloc's totals, ms (default 250). */
   minCheckIntervalMs?: number;
   /** The time to the next trim is at least this many times the last one's duration (default 20). */
   costFactor?: number;
@@ -147,19 +153,22 @@ export class MallocTrimmer {
   }
 
   /**
-   * Looks at malloc's totals and starts a trim when one is due; returns
-   * whether it started one. Cheap when a trim or a look ran recently or a
-   * trim is running (no call into the C library), so it can follow every
-   * known spike (a list built, a collection run) as well as a timer.
+   * Starts a look at malloc's totals (off the event loop), followed by a
+   * trim when one is due; returns whether it started one. Cheap when a look
+   * ran recently, a trim is due later, or a look or trim is running (no call
+   * into the C library), so it can follow every known spike (a list built, a
+   * collection run) as well as a timer.
    *
    * @example
    * ```ts
    * import { MallocTrimmer } from "./_malloc_trim.ts";
    * const trimmer = new MallocTrimmer({
-   *   stats: () => ({ usedBytes: 2 ** 20, freeBytes: 64 * 2 ** 20, residentBytes: 2 ** 28 }),
+   *   stats: () =>
+   *     Promise.resolve({ usedBytes: 2 ** 20, freeBytes: 64 * 2 ** 20, residentBytes: 2 ** 28 }),
    *   trim: () => Promise.resolve(),
    * });
-   * trimmer.check(); // true: 64 MiB free and nothing trimmed yet
+   * trimmer.check(); // true: it looks; 64 MiB free and nothing trimmed yet, so it trims
+   * await trimmer.settled();
    * ```
    */
   check(): boolean {
@@ -168,26 +177,34 @@ export class MallocTrimmer {
       return false;
     }
     this.#lastCheck = t;
-    const now = this.#malloc.stats();
-    if (now.freeBytes < this.#minFree) return false;
-    const base = this.#base;
-    if (base) {
-      const regrown = now.residentBytes - base.residentBytes - (now.usedBytes - base.usedBytes);
-      if (regrown < this.#regrowth) return false;
-    }
-    const start = t;
-    this.#running = this.#malloc.trim().catch(() => {}).finally(() => {
-      const ms = this.#now() - start;
-      this.trims++;
-      this.trimMs += ms;
-      this.#notBefore = this.#now() + Math.max(this.#minInterval, ms * this.#costFactor);
-      this.#base = this.#malloc.stats();
+    this.#running = this.#lookAndTrim().catch(() => {}).finally(() => {
       this.#running = null;
     });
     return true;
   }
 
-  /** Resolves when the trim in progress, if any, is over (tests, shutdown). */
+  async #lookAndTrim(): Promise<void> {
+    const now = await this.#malloc.stats();
+    if (now.freeBytes < this.#minFree) return;
+    const base = this.#base;
+    if (base) {
+      const regrown = now.residentBytes - base.residentBytes - (now.usedBytes - base.usedBytes);
+      if (regrown < this.#regrowth) return;
+    }
+    const start = this.#now();
+    try {
+      await this.#malloc.trim();
+    } catch {
+      // A trim that failed still counts: the next one waits as long.
+    }
+    const ms = this.#now() - start;
+    this.trims++;
+    this.trimMs += ms;
+    this.#notBefore = this.#now() + Math.max(this.#minInterval, ms * this.#costFactor);
+    this.#base = await this.#malloc.stats();
+  }
+
+  /** Resolves when the look or trim in progress, if any, is over (tests, shutdown). */
   async settled(): Promise<void> {
     await this.#running;
   }

@@ -13,7 +13,7 @@ function fakeMalloc(stats: MallocStats) {
     control: {
       stats: () => {
         fake.looks++;
-        return { ...fake.stats };
+        return Promise.resolve({ ...fake.stats });
       },
       trim: () => {
         fake.trims++;
@@ -26,18 +26,34 @@ function fakeMalloc(stats: MallocStats) {
   return fake;
 }
 
+/** Lets a look that started finish (its totals arrive as a resolved promise). */
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
 Deno.test("MallocTrimmer: trims once enough is free, not below the threshold", async () => {
   const m = fakeMalloc({ usedBytes: 80 * MiB, freeBytes: 20 * MiB, residentBytes: 200 * MiB });
   let clock = 0;
   const trimmer = new MallocTrimmer(m.control, { minFreeBytes: 32 * MiB, now: () => clock });
-  assert.equal(trimmer.check(), false, "20 MiB free is under the threshold");
+  assert.equal(trimmer.check(), true, "a look starts");
+  await trimmer.settled();
+  assert.equal(m.trims, 0, "20 MiB free is under the threshold");
   clock += 1000;
   m.stats.freeBytes = 40 * MiB;
   assert.equal(trimmer.check(), true);
+  await tick();
   assert.equal(m.trims, 1);
   m.finish();
   await trimmer.settled();
   assert.equal(trimmer.trims, 1);
+});
+
+Deno.test("MallocTrimmer: the look at malloc's totals does not hold up the caller", () => {
+  const m = fakeMalloc({ usedBytes: 80 * MiB, freeBytes: 60 * MiB, residentBytes: 250 * MiB });
+  const trimmer = new MallocTrimmer(m.control);
+  assert.equal(trimmer.check(), true);
+  // The totals are asked for, and nothing is decided before they arrive.
+  assert.equal(m.looks, 1);
+  assert.equal(m.trims, 0);
+  assert.equal(trimmer.check(), false, "a look is running");
 });
 
 Deno.test("MallocTrimmer: after a trim, only memory made resident again and freed makes the next one due", async () => {
@@ -50,21 +66,28 @@ Deno.test("MallocTrimmer: after a trim, only memory made resident again and free
     now: () => clock,
   });
   assert.equal(trimmer.check(), true);
+  await tick();
+  assert.equal(m.trims, 1);
   m.stats.residentBytes = 200 * MiB; // what the trim gave back
   m.finish();
   await trimmer.settled();
   clock += 2000;
   // Still 60 MiB free, but already returned: not due.
-  assert.equal(trimmer.check(), false);
+  trimmer.check();
+  await trimmer.settled();
+  assert.equal(m.trims, 1);
   // 30 MiB more in use and resident: growth of what is used, not of free memory.
   m.stats.usedBytes += 30 * MiB;
   m.stats.residentBytes += 30 * MiB;
   clock += 2000;
-  assert.equal(trimmer.check(), false);
+  trimmer.check();
+  await trimmer.settled();
+  assert.equal(m.trims, 1);
   // That use ends, but its pages stay resident: now due.
   m.stats.usedBytes -= 30 * MiB;
   clock += 2000;
   assert.equal(trimmer.check(), true);
+  await tick();
   assert.equal(m.trims, 2);
   m.finish();
   await trimmer.settled();
@@ -81,6 +104,8 @@ Deno.test("MallocTrimmer: rate-limited by the interval and by what the last trim
     now: () => clock,
   });
   assert.equal(trimmer.check(), true);
+  await tick();
+  assert.equal(m.trims, 1);
   clock += 5000;
   assert.equal(trimmer.check(), false, "a trim is running");
   assert.equal(m.looks, 1, "no look at the totals while a trim runs");
@@ -91,25 +116,31 @@ Deno.test("MallocTrimmer: rate-limited by the interval and by what the last trim
   assert.equal(trimmer.check(), false);
   clock += 1000;
   assert.equal(trimmer.check(), true);
+  await tick();
   m.finish(); // instant: the next waits the 1 s interval
   await trimmer.settled();
   clock += 999;
   assert.equal(trimmer.check(), false);
   clock += 1;
   assert.equal(trimmer.check(), true);
+  await tick();
   m.finish();
   await trimmer.settled();
   assert.equal(m.trims, 3);
 });
 
-Deno.test("MallocTrimmer: looks at the totals at most once per check interval", () => {
+Deno.test("MallocTrimmer: looks at the totals at most once per check interval", async () => {
   const m = fakeMalloc({ usedBytes: 80 * MiB, freeBytes: 1 * MiB, residentBytes: 250 * MiB });
   let clock = 0;
   const trimmer = new MallocTrimmer(m.control, { minCheckIntervalMs: 250, now: () => clock });
-  for (let i = 0; i < 10; i++) trimmer.check();
+  for (let i = 0; i < 10; i++) {
+    trimmer.check();
+    await trimmer.settled();
+  }
   assert.equal(m.looks, 1);
   clock += 250;
   trimmer.check();
+  await trimmer.settled();
   assert.equal(m.looks, 2);
 });
 
@@ -117,7 +148,8 @@ Deno.test("MallocTrimmer: a trim that fails still counts and frees the way for t
   let clock = 0;
   let calls = 0;
   const trimmer = new MallocTrimmer({
-    stats: () => ({ usedBytes: 0, freeBytes: 64 * MiB, residentBytes: (++calls) * 64 * MiB }),
+    stats: () =>
+      Promise.resolve({ usedBytes: 0, freeBytes: 64 * MiB, residentBytes: (++calls) * 64 * MiB }),
     trim: () => Promise.reject(new Error("no")),
   }, { now: () => clock });
   assert.equal(trimmer.check(), true);
@@ -126,6 +158,7 @@ Deno.test("MallocTrimmer: a trim that fails still counts and frees the way for t
   clock += 60_000;
   assert.equal(trimmer.check(), true);
   await trimmer.settled();
+  assert.equal(trimmer.trims, 2);
 });
 
 Deno.test({
@@ -146,7 +179,7 @@ Deno.test({
     }
     assert.ok(malloc);
     const kept = new Uint8Array(8 * MiB).fill(1); // an ArrayBuffer store held through malloc
-    const s = malloc.stats();
+    const s = await malloc.stats();
     assert.ok(s.usedBytes >= kept.byteLength, `used ${s.usedBytes}`);
     assert.ok(s.residentBytes > s.usedBytes / 2, `resident ${s.residentBytes}`);
     assert.ok(s.freeBytes >= 0);

@@ -18,10 +18,10 @@ function dueMalloc(): MallocControl & { looks: number; trims: number } {
   const m = {
     looks: 0,
     trims: 0,
-    stats(): MallocStats {
+    stats(): Promise<MallocStats> {
       m.looks++;
       resident += 32 * MiB;
-      return { usedBytes: 80 * MiB, freeBytes: 64 * MiB, residentBytes: resident };
+      return Promise.resolve({ usedBytes: 80 * MiB, freeBytes: 64 * MiB, residentBytes: resident });
     },
     trim(): Promise<void> {
       m.trims++;
