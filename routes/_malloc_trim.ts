@@ -120,6 +120,11 @@ export interface MallocTrimmerOptions {
   costFactor?: number;
   /** The clock, ms (tests). */
   now?: () => number;
+  /**
+   * Told when a look at malloc's totals fails (default: a line on stderr);
+   * the trimmer goes on with the next check.
+   */
+  onError?: (err: unknown) => void;
 }
 
 /** Trims malloc when a check finds a spike's worth of freed memory, rate-limited. */
@@ -131,6 +136,7 @@ export class MallocTrimmer {
   readonly #costFactor: number;
   readonly #minCheckInterval: number;
   readonly #now: () => number;
+  readonly #onError: (err: unknown) => void;
   #lastCheck = -Infinity;
   /** Stats right after the last trim. */
   #base: MallocStats | null = null;
@@ -150,6 +156,9 @@ export class MallocTrimmer {
     this.#costFactor = opts.costFactor ?? 20;
     this.#minCheckInterval = opts.minCheckIntervalMs ?? 250;
     this.#now = opts.now ?? (() => performance.now());
+    this.#onError = opts.onError ??
+      ((err) =>
+        console.error(`${new Date().toISOString()} Looking at malloc's totals failed:`, err));
   }
 
   /**
@@ -177,7 +186,7 @@ export class MallocTrimmer {
       return false;
     }
     this.#lastCheck = t;
-    this.#running = this.#lookAndTrim().catch(() => {}).finally(() => {
+    this.#running = this.#lookAndTrim().catch(this.#onError).finally(() => {
       this.#running = null;
     });
     return true;

@@ -161,6 +161,29 @@ Deno.test("MallocTrimmer: a trim that fails still counts and frees the way for t
   assert.equal(trimmer.trims, 2);
 });
 
+Deno.test("MallocTrimmer: a look that fails is reported, and the next check looks again", async () => {
+  let clock = 0;
+  const errors: unknown[] = [];
+  let fail = true;
+  const trimmer = new MallocTrimmer({
+    stats: () =>
+      fail
+        ? Promise.reject(new Error("mallinfo2 gone"))
+        : Promise.resolve({ usedBytes: 0, freeBytes: 64 * MiB, residentBytes: 64 * MiB }),
+    trim: () => Promise.resolve(),
+  }, { now: () => clock, onError: (err) => errors.push(err) });
+  assert.equal(trimmer.check(), true);
+  await trimmer.settled();
+  assert.equal(errors.length, 1);
+  assert.match(String(errors[0]), /mallinfo2 gone/);
+  assert.equal(trimmer.trims, 0);
+  fail = false;
+  clock += 1000;
+  assert.equal(trimmer.check(), true);
+  await trimmer.settled();
+  assert.equal(trimmer.trims, 1);
+});
+
 Deno.test({
   name: "openGlibcMalloc: glibc's totals and trim on Linux with glibc, null elsewhere",
   fn: async () => {

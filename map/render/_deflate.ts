@@ -81,6 +81,7 @@ const KEEP_OUT_BYTES = 8 * 2 ** 20;
  */
 export class BandDeflater {
   readonly #streaming: boolean;
+  readonly #initialBytes: number;
   readonly #streams = new Map<number, Stream>();
   #stream: Stream | null = null;
   #level = 4;
@@ -96,7 +97,8 @@ export class BandDeflater {
    * no zlib handle), for tests.
    */
   constructor(opts: { initialBytes?: number; streaming?: boolean } = {}) {
-    this.#out = new Uint8Array(opts.initialBytes ?? 256 * 1024);
+    this.#initialBytes = opts.initialBytes ?? 256 * 1024;
+    this.#out = new Uint8Array(this.#initialBytes);
     this.#streaming = opts.streaming ?? true;
   }
 
@@ -111,7 +113,7 @@ export class BandDeflater {
     this.#length = 0;
     this.#gathered = [];
     this.#done = false;
-    if (this.#out.length > KEEP_OUT_BYTES) this.#out = new Uint8Array(256 * 1024);
+    if (this.#out.length > KEEP_OUT_BYTES) this.#out = new Uint8Array(this.#initialBytes);
     let s = this.#streaming ? this.#streams.get(level) ?? null : null;
     if (this.#streaming && !s) {
       s = openStream(level);

@@ -49,11 +49,32 @@ function bandBuffer(n: number, scratch?: Scratch): Uint8Array {
 }
 
 /**
- * Deflates rows of `bpp`-byte pixels as scanlines, a band at a time. Every
- * row uses filter None: measured on map images (flat fills, antialiased
- * edges) zlib alone gives smaller files than the per-row adaptive filter
- * (800 KB against 842 KB for a 4096 x 3072 world map), and the filter pass,
- * the slowest part of the encoder in JS, disappears.
+ * Deflates `height` scanlines of `stride` bytes a band at a time: `fill`
+ * writes rows `y0`..`y0 + n` into `band` (every byte, filter bytes
+ * included), then the band goes to the deflater.
+ */
+function deflateBands(
+  z: BandDeflater,
+  stride: number,
+  height: number,
+  scratch: Scratch | undefined,
+  fill: (y0: number, n: number, band: Uint8Array) => void,
+): void {
+  const rows = bandRows(stride);
+  const band = bandBuffer(Math.min(rows, height) * stride, scratch);
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const n = Math.min(rows, height - y0);
+    fill(y0, n, band);
+    z.write(band.subarray(0, n * stride), y0 + n >= height);
+  }
+}
+
+/**
+ * Deflates rows of `bpp`-byte pixels as scanlines. Every row uses filter
+ * None: measured on map images (flat fills, antialiased edges) zlib alone
+ * gives smaller files than the per-row adaptive filter (800 KB against 842
+ * KB for a 4096 x 3072 world map), and the filter pass, the slowest part of
+ * the encoder in JS, disappears.
  */
 function deflateRows(
   z: BandDeflater,
@@ -63,85 +84,68 @@ function deflateRows(
   bpp: number,
   scratch?: Scratch,
 ): void {
-  const row = width * bpp, stride = row + 1, rows = bandRows(stride);
-  const band = bandBuffer(Math.min(rows, height) * stride, scratch);
-  for (let y = 0; y < height; y += rows) {
-    const n = Math.min(rows, height - y);
+  const row = width * bpp, stride = row + 1;
+  deflateBands(z, stride, height, scratch, (y0, n, band) => {
     for (let i = 0; i < n; i++) {
       band[i * stride] = 0;
-      band.set(src.subarray((y + i) * row, (y + i + 1) * row), i * stride + 1);
+      band.set(src.subarray((y0 + i) * row, (y0 + i + 1) * row), i * stride + 1);
     }
-    z.write(band.subarray(0, n * stride), y + n >= height);
-  }
+  });
 }
 
 /**
- * Deflates RGBA pixels as RGB scanlines (filter byte 0 each), a band at a
- * time, packed in JavaScript (the SIMD packer of _rgb_rows.ts does this
- * faster; this is its fallback and its reference).
+ * RGBA pixels as RGB scanlines (filter byte 0 each), packed in JavaScript
+ * band by band: the SIMD packer of _rgb_rows.ts does this faster; this is
+ * its fallback and its reference. Four pixels (four 32-bit loads, red in
+ * the low byte) become three 32-bit stores into an aligned row, which is
+ * then copied after the row's filter byte: about twice as fast as storing
+ * byte by byte (0.65 against 1.16 ms for 1024x768 at best).
  */
 function deflateRgbRows(
   z: BandDeflater,
   rgba: Uint8Array,
   width: number,
   height: number,
-  scratch?: Scratch,
-): void {
-  const stride = width * 3 + 1, rows = bandRows(stride);
-  const band = bandBuffer(Math.min(rows, height) * stride, scratch);
-  for (let y0 = 0; y0 < height; y0 += rows) {
-    const n = Math.min(rows, height - y0);
-    packRgbRows(rgba, width, y0, n, band);
-    z.write(band.subarray(0, n * stride), y0 + n >= height);
-  }
-}
-
-/** Rows `y0`..`y0 + n` of RGBA pixels as RGB scanlines into `out`, each after filter byte 0. */
-function packRgbRows(
-  rgba: Uint8Array,
-  width: number,
-  y0: number,
-  n: number,
-  out: Uint8Array,
 ): void {
   const stride = width * 3 + 1;
   if ((rgba.byteOffset & 3) !== 0) {
-    for (let r = 0; r < n; r++) {
-      out[r * stride] = 0;
-      let j = r * stride + 1;
-      const end = (y0 + r + 1) * width * 4;
-      for (let i = (y0 + r) * width * 4; i < end; i += 4) {
-        out[j++] = rgba[i];
-        out[j++] = rgba[i + 1];
-        out[j++] = rgba[i + 2];
+    deflateBands(z, stride, height, undefined, (y0, n, band) => {
+      for (let r = 0; r < n; r++) {
+        band[r * stride] = 0;
+        let j = r * stride + 1;
+        const end = (y0 + r + 1) * width * 4;
+        for (let i = (y0 + r) * width * 4; i < end; i += 4) {
+          band[j++] = rgba[i];
+          band[j++] = rgba[i + 1];
+          band[j++] = rgba[i + 2];
+        }
       }
-    }
+    });
     return;
   }
-  // Four pixels (four 32-bit loads, red in the low byte) become three 32-bit stores into an
-  // aligned row, which is then copied after the row's filter byte: about twice as fast as
-  // storing byte by byte (0.65 against 1.16 ms for 1024x768 at best).
-  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * (y0 + n));
+  const px = new Uint32Array(rgba.buffer, rgba.byteOffset, width * height);
   const quads = width >> 2;
   const rowWords = new Uint32Array(quads * 3 + 3);
   const row = new Uint8Array(rowWords.buffer, 0, width * 3);
-  for (let r = 0; r < n; r++) {
-    let i = (y0 + r) * width, k = 0;
-    for (let q = 0; q < quads; q++, i += 4) {
-      const a = px[i], b = px[i + 1], c = px[i + 2], d = px[i + 3];
-      rowWords[k++] = (a & 0xffffff) | (b << 24);
-      rowWords[k++] = ((b >>> 8) & 0xffff) | (c << 16);
-      rowWords[k++] = ((c >>> 16) & 0xff) | (d << 8);
+  deflateBands(z, stride, height, undefined, (y0, n, band) => {
+    for (let r = 0; r < n; r++) {
+      let i = (y0 + r) * width, k = 0;
+      for (let q = 0; q < quads; q++, i += 4) {
+        const a = px[i], b = px[i + 1], c = px[i + 2], d = px[i + 3];
+        rowWords[k++] = (a & 0xffffff) | (b << 24);
+        rowWords[k++] = ((b >>> 8) & 0xffff) | (c << 16);
+        rowWords[k++] = ((c >>> 16) & 0xff) | (d << 8);
+      }
+      for (let j = quads * 12; j < width * 3; j += 3, i++) {
+        const v = px[i];
+        row[j] = v & 0xff;
+        row[j + 1] = (v >>> 8) & 0xff;
+        row[j + 2] = (v >>> 16) & 0xff;
+      }
+      band[r * stride] = 0;
+      band.set(row, r * stride + 1);
     }
-    for (let j = quads * 12; j < width * 3; j += 3, i++) {
-      const v = px[i];
-      row[j] = v & 0xff;
-      row[j + 1] = (v >>> 8) & 0xff;
-      row[j + 2] = (v >>> 16) & 0xff;
-    }
-    out[r * stride] = 0;
-    out.set(row, r * stride + 1);
-  }
+  });
 }
 
 function ihdr(width: number, height: number, colourType: number): Uint8Array {
