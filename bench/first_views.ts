@@ -9,7 +9,7 @@
  *
  * ```
  * deno run -A bench/first_views.ts [--data countries50,land,points] [--runs 3] [--views 30]
- *   [--workers 2] [--seed 22] [--api rest|soap] [--root DIR] [--commit LABEL]
+ *   [--workers 2] [--seed 22] [--api rest|soap] [--client deno|python] [--root DIR] [--commit LABEL]
  *   [--out var/bench/first_views.md]
  * ```
  *
@@ -24,7 +24,11 @@
  * this server), pass 2 repeats the views ("warm"). The views differ per run
  * (seed + run). Ours is timed from the send of the request (REST
  * `export?f=image`, or SOAP `ExportMapImage` with `--api soap`) to its last
- * byte; MapServer's is `map.draw()` plus PNG encoding in its process.
+ * byte; MapServer's is `map.draw()` plus PNG encoding in its process. The
+ * client is this script's `fetch`, or with `--client python` Python's
+ * `http.client` in mapscript's own process, as a harness written around
+ * mapscript fetches (on this VM an answer of 150-300 KB reached Deno's
+ * `fetch` 0.8-1.8 ms later than Python's: docs/benchmarks.md).
  *
  * It prints each view's times on stderr and, at the end, the table for
  * bench/README.md history in git (one row per data set and run: total ours/MapServer and the
@@ -62,12 +66,19 @@ const { values: args } = parseArgs({
     workers: { type: "string", default: "2" },
     seed: { type: "string", default: "22" },
     api: { type: "string", default: "rest" },
+    client: { type: "string", default: "deno" },
     root: { type: "string", default: new URL("..", import.meta.url).pathname },
     out: { type: "string", default: "var/bench/first_views.md" },
     commit: { type: "string", default: "" },
   },
 });
 if (args.api !== "rest" && args.api !== "soap") throw new Error("--api is rest or soap.");
+if (args.client !== "deno" && args.client !== "python") {
+  throw new Error("--client is deno or python.");
+}
+if (args.client === "python" && args.api !== "rest") {
+  throw new Error("--client python fetches REST exports only (--api rest).");
+}
 
 /** A mapscript process drawing one view per request line. */
 class MapScript {
@@ -107,25 +118,44 @@ class MapScript {
     return ms;
   }
 
+  /** Fetches `url` from this Python process (`--client python`): ms to the last byte. */
+  async fetch(url: string): Promise<number> {
+    await this.#writer.write(new TextEncoder().encode(`GET ${url}\n`));
+    const line = await this.#line();
+    const [ms, bytes, status] = line.split(" ").map(Number);
+    if (status !== 200 || !(bytes > 0)) throw new Error(`export failed: ${line}`);
+    return ms;
+  }
+
   async close(): Promise<void> {
     await this.#writer.close();
     await this.#child.status;
   }
 }
 
-/** Our server's drawing of `box`, timed from the send to the last byte; in ms. */
-async function oursDraw(base: string, service: string, box: Box): Promise<number> {
+/**
+ * Our server's drawing of `box`, timed from the send to the last byte; in ms. With
+ * `--client python` the `mapscript` process fetches it (REST only).
+ */
+async function oursDraw(
+  base: string,
+  service: string,
+  box: Box,
+  mapscript: MapScript,
+): Promise<number> {
+  const q = new URLSearchParams({
+    bbox: box.join(","),
+    bboxSR: "4326",
+    size: `${VIEW_W},${VIEW_H}`,
+    format: "png24",
+    f: "image",
+  });
+  const exportUrl = `${base}arcgis/rest/services/${service}/MapServer/export?${q}`;
+  if (args.client === "python") return await mapscript.fetch(exportUrl);
   const t = performance.now();
   let res: Response;
   if (args.api === "rest") {
-    const q = new URLSearchParams({
-      bbox: box.join(","),
-      bboxSR: "4326",
-      size: `${VIEW_W},${VIEW_H}`,
-      format: "png24",
-      f: "image",
-    });
-    res = await fetch(`${base}arcgis/rest/services/${service}/MapServer/export?${q}`);
+    res = await fetch(exportUrl);
   } else {
     res = await fetch(`${base}arcgis/services/${service}/MapServer`, {
       method: "POST",
@@ -171,9 +201,9 @@ async function oneRun(d: DataSet, run: number): Promise<Run> {
     const pair = async (box: Box, i: number): Promise<Pair> => {
       if (i % 2 === 0) {
         const mapserver = await ms.draw(box);
-        return { mapserver, ours: await oursDraw(server.base, d.service, box) };
+        return { mapserver, ours: await oursDraw(server.base, d.service, box, ms) };
       }
-      const ours = await oursDraw(server.base, d.service, box);
+      const ours = await oursDraw(server.base, d.service, box, ms);
       return { ours, mapserver: await ms.draw(box) };
     };
     const first = await pair([-180, -90, 180, 90], 0);
@@ -257,6 +287,8 @@ for (const d of dataSets(args.data)) {
 
 const report = `First views after a start, ${started}Z, ${args.workers} render workers, ${
   args.api === "rest" ? "REST export f=image" : "SOAP ExportMapImage"
+}, fetched by ${
+  args.client === "python" ? "Python's http.client" : "Deno's fetch"
 }: ${args.views} random views at 5 zoom levels (360° to 3° wide), ${VIEW_W}x${VIEW_H} PNG24, each
 drawn by ours and by mapscript in turn, from the first request after the server answers. "first" is
 the warm-up request (the whole world, ms, ours / MapServer); ratios are ours / MapServer; "worst" is
