@@ -59,6 +59,28 @@ Deno.test("the output buffer grows for data that does not compress, and a new im
   assert.deepEqual(inflateSync(deflateInBands(z, small, 300)), Buffer.from(small));
 });
 
+Deno.test("an output buffer past 8 MiB is not kept for the next image; a smaller one is", () => {
+  const z = new BandDeflater({ initialBytes: 64 * 1024 });
+  // Noise does not compress: 9 MiB of it needs a 16 MiB buffer (the buffer doubles).
+  const noise = new Uint8Array(9 * 2 ** 20);
+  let s = 1;
+  for (let i = 0; i < noise.length; i++) {
+    noise[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) >>> 24;
+  }
+  deflateInBands(z, noise, 1 << 20);
+  // bytes() is a view of the deflater's buffer: its buffer's size is the buffer kept.
+  assert.ok(z.bytes().buffer.byteLength > 8 * 2 ** 20);
+  const small = mapLike(1000, 2);
+  assert.deepEqual(inflateSync(deflateInBands(z, small, 300)), Buffer.from(small));
+  assert.equal(z.bytes().buffer.byteLength, 64 * 1024, "a fresh buffer of the first size");
+  // One that grew to 1 MiB stays for the next image.
+  deflateInBands(z, noise.subarray(0, 600_000), 1 << 16);
+  const kept = z.bytes().buffer;
+  assert.equal(kept.byteLength, 1 << 20);
+  deflateInBands(z, small, 300);
+  assert.equal(z.bytes().buffer, kept);
+});
+
 Deno.test("without a zlib handle the gathered bands make deflateSync's stream", () => {
   const data = mapLike(100_000, 3);
   const gathered = new BandDeflater({ streaming: false, initialBytes: 16 });
