@@ -163,7 +163,7 @@ export class MallocTrimmer {
 
   /**
    * Starts a look at malloc's totals (off the event loop), followed by a
-   * trim when one is due; returns whether it started one. Cheap when a look
+   * trim when one is due; returns whether it started the look. Cheap when a look
    * ran recently, a trim is due later, or a look or trim is running (no call
    * into the C library), so it can follow every known spike (a list built, a
    * collection run) as well as a timer.

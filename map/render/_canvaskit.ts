@@ -113,6 +113,7 @@ async function instantiateKit(
 export function discardKit(kit: Kit): void {
   spares.get(kit)?.clear();
   spares.delete(kit);
+  scratches.get(kit)?.close();
   scratches.delete(kit);
   readBuffers.delete(kit);
   packBuffers.delete(kit);

@@ -125,6 +125,14 @@ export class Scratch {
     return this.#deflater ??= new BandDeflater();
   }
 
+  /**
+   * Releases what is not garbage-collected: the zlib streams of the
+   * deflater (the kit is being discarded). The scratch stays usable.
+   */
+  close(): void {
+    this.#deflater?.close();
+  }
+
   /** Bytes kept (diagnostics and tests). */
   get heldBytes(): number {
     return this.#bytes;

@@ -98,3 +98,13 @@ Deno.test("a band after the last, or the bytes before it, is a caller's error", 
   assert.throws(() => z.write(new Uint8Array([0, 3]), true), /after the last band/);
   assert.deepEqual(inflateSync(z.bytes()), Buffer.from([0, 1, 0, 2]));
 });
+
+Deno.test("a closed deflater opens a fresh stream on its next image", () => {
+  const z = new BandDeflater();
+  const data = mapLike(50_000, 9);
+  deflateInBands(z, data, 10_000);
+  z.close();
+  z.close();
+  assert.deepEqual(inflateSync(deflateInBands(z, data, 10_000)), Buffer.from(data));
+  assert.equal(z.streaming, true);
+});

@@ -204,11 +204,28 @@ export function encodePng(
   if (!(width >= 1 && height >= 1)) {
     throw new Error(`PNG encoder got a ${width}x${height} image; a PNG has at least one pixel.`);
   }
-  const kind = options.kind ?? "rgba";
-  const level = options.level ?? 4;
   const scratch = options.scratch;
-  const z = scratch?.deflater() ?? new BandDeflater({ initialBytes: 64 * 1024 });
-  z.begin(level);
+  if (scratch) return encodeWith(scratch.deflater(), rgba, width, height, options);
+  // A deflater of this call only: its zlib stream is closed with it.
+  const z = new BandDeflater({ initialBytes: 64 * 1024 });
+  try {
+    return encodeWith(z, rgba, width, height, options);
+  } finally {
+    z.close();
+  }
+}
+
+/** {@link encodePng} with the deflater `z`. */
+function encodeWith(
+  z: BandDeflater,
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  options: PngOptions,
+): Uint8Array {
+  const kind = options.kind ?? "rgba";
+  const scratch = options.scratch;
+  z.begin(options.level ?? 4);
   if (kind === "palette") {
     const q = quantize(rgba, width * height, scratch?.bytes("png indices", width * height));
     const n = q.palette.length / 4;
