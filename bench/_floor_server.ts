@@ -16,20 +16,40 @@
  * One read transaction is held for the process's life (the file is not
  * written during a benchmark), so no statement pays for the WAL read lock;
  * counts are read once at start. No validation, no headers beyond
- * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB]`
+ * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB] [HEADERS]`
  * (prints `ready PORT` once listening).
+ *
+ * `HEADERS` `ours` (default `json`: `content-type` alone) makes every answer
+ * carry the headers ours sends with a 200 API answer (`API_HEADERS`, a
+ * constant `etag` and `last-modified` of the same shape, `COMMON_HEADERS`):
+ * Deno answers a response whose only header is `content-type` on a fast
+ * path, so this second reference shows what carrying the API's headers
+ * costs by itself (`bench/api_floor.ts --floor-headers`). The floor the goal
+ * is measured against stays the default.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
+import { API_HEADERS } from "../routes/_drf.ts";
+import { COMMON_HEADERS } from "../routes/_common_headers.ts";
 
-const [portText, dbPath, cacheText = "16384"] = Deno.args;
+const [portText, dbPath, cacheText = "16384", headerSet = "json"] = Deno.args;
+if (headerSet !== "json" && headerSet !== "ours") {
+  throw new Error(`HEADERS is json or ours, not ${headerSet}.`);
+}
 const db = new DatabaseSync(dbPath, { readOnly: true });
 // The same SQLite page cache as our server's read-only connection (data/catalog.ts), unless given.
 db.exec(`PRAGMA cache_size = -${Number(cacheText)}`);
 db.exec("BEGIN");
 const encoder = new TextEncoder();
-const headers = { "content-type": "application/json" };
+const headers: Record<string, string> = headerSet === "json"
+  ? { "content-type": "application/json" }
+  : {
+    ...API_HEADERS,
+    "etag": '"1-0000000"',
+    "last-modified": new Date().toUTCString(),
+    ...COMMON_HEADERS,
+  };
 const PAGE = 10;
 
 interface List {

@@ -91,6 +91,56 @@ export function cpuMs(pid: number): number {
 /** Linux's USER_HZ: /proc counts CPU time in hundredths of a second. */
 const CLOCK_TICKS = 100;
 
+/**
+ * MiB the kernel has read from block devices since boot (`pgpgin` of
+ * /proc/vmstat), NaN where /proc lacks it. The difference over a run shows
+ * whether a server read its file from disk rather than the page cache.
+ *
+ * @example
+ * ```ts
+ * import { diskReadMiB } from "./_load.ts";
+ * const before = diskReadMiB();
+ * // ... a run ...
+ * console.log(`${(diskReadMiB() - before).toFixed(1)} MiB read from disk`);
+ * ```
+ */
+export function diskReadMiB(): number {
+  try {
+    const m = Deno.readTextFileSync("/proc/vmstat").match(/^pgpgin (\d+)$/m);
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Reads `path` from start to end and drops the bytes, so that its pages are
+ * in the OS page cache when a run begins (a file left alone for a while may
+ * have been paged out, and whichever server reads it first would pay for
+ * the disk). A missing file is skipped.
+ *
+ * @example
+ * ```ts
+ * import { readThrough } from "./_load.ts";
+ * await readThrough("var/bench/catalog-200k.db");
+ * ```
+ */
+export async function readThrough(path: string): Promise<void> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return;
+    throw err;
+  }
+  try {
+    const buf = new Uint8Array(1 << 20);
+    while ((await file.read(buf)) !== null) { /* the page cache keeps what was read */ }
+  } finally {
+    file.close();
+  }
+}
+
 /** Resident set size and its peak, in MiB, from /proc. */
 export function rssMiB(pid: number): { rss: number; peak: number } {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);

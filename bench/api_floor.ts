@@ -19,13 +19,21 @@
  * deno run -A bench/api_floor.ts [--db var/bench/catalog-200k.db] [--scale 200000]
  *   [--connections 32,256] [--rounds 3] [--seconds 10] [--warmup 20] [--seed 1]
  *   [--requests 20000] [--root DIR (another checkout's main.ts as "ours")]
- *   [--only page|agency|search|ordering|detail|competitions]
+ *   [--only page|agency|search|ordering|detail|competitions] [--floor-headers]
  * ```
  *
  * `--only` keeps one kind of request of the mix (`mixKind`): the floor
  * ignores filters, search and ordering, so a kind alone shows what honouring
  * them costs (a filtered page's records are scattered over the table; the
  * floor's are adjacent).
+ *
+ * `--floor-headers` adds a third server to every round: the floor sending
+ * the headers ours sends with each 200 API answer (`_floor_server.ts` with
+ * `HEADERS` `ours`), and the columns "floor+headers req/s" and "ours /
+ * floor+headers". Deno sends a response whose only header is
+ * `content-type` (the floor's) on a fast path that a response with the
+ * API's eight headers cannot take; this reference shows how much of the gap
+ * that alone is. The goal stays measured against the floor.
  *
  * The database is created with `main.ts demo --scale` when missing (a few
  * minutes for 200,000 vacancies).
@@ -37,8 +45,10 @@ import { existsSync, mkdirSync } from "node:fs";
 import {
   type BenchProcess,
   cpuMs,
+  diskReadMiB,
   load,
   type LoadResult,
+  readThrough,
   rssMiB,
   startEnv,
   startProcess,
@@ -59,6 +69,7 @@ const { values } = parseArgs({
     requests: { type: "string", default: "20000" },
     root: { type: "string" },
     only: { type: "string" },
+    "floor-headers": { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -94,9 +105,9 @@ const wrk = {
   env: { API_MIX_PATHS: pathsFile },
 };
 
-function startFloor(): Promise<BenchProcess> {
+function startFloor(headers: "json" | "ours" = "json"): Promise<BenchProcess> {
   return startProcess(
-    [`${here}_floor_server.ts`, "0", values.db],
+    [`${here}_floor_server.ts`, "0", values.db, "16384", headers],
     /ready (\d+)/,
     (m) => `http://127.0.0.1:${m[1]}`,
   );
@@ -138,8 +149,11 @@ async function commitOf(dir: string): Promise<string> {
   return (await git("status", "--porcelain", "--untracked-files=no")) ? `${head}+changes` : head;
 }
 
-/** One run: wrk's figures and the server's CPU time per request (all its threads). */
-type Run = LoadResult & { cpuUs: number };
+/**
+ * One run: wrk's figures, the server's CPU time per request (all its
+ * threads) and the MiB the machine read from disk meanwhile (any process).
+ */
+type Run = LoadResult & { cpuUs: number; diskMiB: number };
 
 interface Pair {
   round: number;
@@ -148,12 +162,18 @@ interface Pair {
   connections: number;
   floor: Run;
   ours: Run;
+  /** The floor sending our headers (`--floor-headers`). */
+  headers?: Run;
 }
 
 async function run(s: BenchProcess, connections: number): Promise<Run> {
-  const before = cpuMs(s.child.pid);
+  const before = cpuMs(s.child.pid), disk = diskReadMiB();
   const r = await load(s.url + "/", seconds, connections, wrk);
-  return { ...r, cpuUs: (cpuMs(s.child.pid) - before) * 1000 / (r.requests ?? NaN) };
+  return {
+    ...r,
+    cpuUs: (cpuMs(s.child.pid) - before) * 1000 / (r.requests ?? NaN),
+    diskMiB: diskReadMiB() - disk,
+  };
 }
 const pairs: Pair[] = [];
 const peaks: { connections: number; floor: number; ours: number }[] = [];
@@ -169,26 +189,51 @@ async function checkPaths(servers: BenchProcess[]): Promise<void> {
   }
 }
 
+/** The names of the headers `url` answers with (`date` aside, which every answer carries). */
+async function headerNames(url: string): Promise<string> {
+  const res = await fetch(url);
+  await res.body?.cancel();
+  return [...res.headers.keys()].filter((k) => k !== "date").sort().join(", ");
+}
+
+// The second reference must send what ours sends, or it shows nothing about ours.
+async function checkSameHeaders(ours: BenchProcess, headers: BenchProcess): Promise<void> {
+  const [mine, theirs] = await Promise.all([
+    headerNames(ours.url + paths[0]),
+    headerNames(headers.url + paths[0]),
+  ]);
+  if (mine !== theirs) {
+    throw new Error(`The floor+headers server sends ${theirs}; ours sends ${mine}.`);
+  }
+}
+
 for (const connections of values.connections.split(",").map(Number)) {
+  // The database in the page cache before either server reads it: what this compares is the
+  // servers' work on a cached file, not which of them first met pages paged out meanwhile.
+  for (const suffix of ["", "-wal"]) await readThrough(values.db + suffix);
   const floor = await startFloor();
   const ours = await startOurs();
+  const headers = values["floor-headers"] ? await startFloor("ours") : undefined;
+  const servers = headers ? [floor, ours, headers] : [floor, ours];
   try {
-    await checkPaths([floor, ours]);
-    await load(floor.url + "/", Number(values.warmup), connections, wrk);
-    await load(ours.url + "/", Number(values.warmup), connections, wrk);
+    await checkPaths(servers);
+    if (headers) await checkSameHeaders(ours, headers);
+    for (const s of servers) await load(s.url + "/", Number(values.warmup), connections, wrk);
     for (let round = 1; round <= rounds; round++) {
       const time = new Date().toISOString().slice(11, 16);
       const loadAvg = Deno.loadavg()[0];
-      const order = round % 2 === 1 ? [floor, ours] : [ours, floor];
+      // Each round starts with the next server in turn (floor, ours; ours, floor; ...).
+      const order = servers.map((_, i) => servers[(i + round - 1) % servers.length]);
       const results = new Map<BenchProcess, Run>();
       for (const s of order) results.set(s, await run(s, connections));
-      const pair = {
+      const pair: Pair = {
         round,
         time,
         load: loadAvg,
         connections,
         floor: results.get(floor)!,
         ours: results.get(ours)!,
+        headers: headers && results.get(headers),
       };
       pairs.push(pair);
       console.error(
@@ -196,7 +241,14 @@ for (const connections of values.connections.split(",").map(Number)) {
           pair.ours.rps.toFixed(0)
         } req/s (${(pair.ours.rps / pair.floor.rps).toFixed(2)}x); CPU ${
           pair.floor.cpuUs.toFixed(0)
-        } / ${pair.ours.cpuUs.toFixed(0)} us a request`,
+        } / ${pair.ours.cpuUs.toFixed(0)} us a request; ${pair.floor.diskMiB.toFixed(1)} / ${
+          pair.ours.diskMiB.toFixed(1)
+        } MiB read from disk` +
+          (pair.headers
+            ? `; floor+headers ${pair.headers.rps.toFixed(0)} req/s (ours ${
+              (pair.ours.rps / pair.headers.rps).toFixed(2)
+            }x of it)`
+            : ""),
       );
     }
     peaks.push({
@@ -205,8 +257,7 @@ for (const connections of values.connections.split(",").map(Number)) {
       ours: rssMiB(ours.child.pid).peak,
     });
   } finally {
-    await floor.stop();
-    await ours.stop();
+    for (const s of servers) await s.stop();
   }
 }
 
@@ -216,34 +267,51 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+// With --floor-headers, two more columns: the floor sending our headers, and ours against it.
+const withHeaders = values["floor-headers"];
+const headerCells = (p: Pair) =>
+  withHeaders && p.headers
+    ? ` ${fmt(p.headers.rps)} | ${(p.ours.rps / p.headers.rps).toFixed(2)}x |`
+    : "";
 const lines = [
   `Commit ${await commitOf(root)}, ${new Date().toISOString().slice(0, 10)}, ${values.db} ` +
   `(seed ${values.seed}, ${paths.length} distinct requests of the mix${
     values.only ? `, ${values.only} only` : ""
   }), response cache off, ` +
   `wrk -t2 -d${seconds}s per run after ${values.warmup} s of warm-up per server; ` +
-  `rounds alternate which server goes first.`,
+  `each round starts with the next server in turn.`,
   "",
-  "| conns | round | time UTC | load (1 min) | floor req/s | ours req/s | ours / floor | floor p50 / p99 ms | ours p50 / p99 ms | p99 ours / floor | CPU us a request, floor / ours | errors |",
-  "| ----: | ----: | -------- | -----------: | ----------: | ---------: | -----------: | -----------------: | ----------------: | ---------------: | -----------------------------: | -----: |",
+  "| conns | round | time UTC | load (1 min) | floor req/s | ours req/s | ours / floor | floor p50 / p99 ms | ours p50 / p99 ms | p99 ours / floor | CPU us a request, floor / ours | MiB read from disk, floor / ours | errors |" +
+  (withHeaders ? " floor+headers req/s | ours / floor+headers |" : ""),
+  "| ----: | ----: | -------- | -----------: | ----------: | ---------: | -----------: | -----------------: | ----------------: | ---------------: | -----------------------------: | -------------------------------: | -----: |" +
+  (withHeaders ? " ------------------: | -------------------: |" : ""),
   ...pairs.map((p) =>
     `| ${p.connections} | ${p.round} | ${p.time} | ${p.load.toFixed(1)} | ${fmt(p.floor.rps)} | ${
       fmt(p.ours.rps)
     } | ${(p.ours.rps / p.floor.rps).toFixed(2)}x | ${ms(p.floor)} | ${ms(p.ours)} | ${
       (p.ours.p99Ms / p.floor.p99Ms).toFixed(2)
     }x | ${p.floor.cpuUs.toFixed(0)} / ${p.ours.cpuUs.toFixed(0)} | ${
-      p.floor.errors + p.ours.errors
-    } |`
+      p.floor.diskMiB.toFixed(1)
+    } / ${p.ours.diskMiB.toFixed(1)} | ${
+      p.floor.errors + p.ours.errors + (p.headers?.errors ?? 0)
+    } |${headerCells(p)}`
   ),
   "",
-  "| conns | median ours / floor req/s | median p99 ours / floor | median floor / ours CPU a request | peak RSS MiB floor / ours |",
-  "| ----: | ------------------------: | ----------------------: | --------------------------------: | ------------------------: |",
+  "| conns | median ours / floor req/s | median p99 ours / floor | median floor / ours CPU a request | peak RSS MiB floor / ours |" +
+  (withHeaders ? " median floor+headers / floor req/s | median ours / floor+headers req/s |" : ""),
+  "| ----: | ------------------------: | ----------------------: | --------------------------------: | ------------------------: |" +
+  (withHeaders ? " ---------------------------------: | --------------------------------: |" : ""),
   ...peaks.map((k) => {
     const mine = pairs.filter((p) => p.connections === k.connections);
     const med = (f: (p: Pair) => number) => median(mine.map(f)).toFixed(2);
+    const extra = withHeaders
+      ? ` ${med((p) => p.headers!.rps / p.floor.rps)}x | ${
+        med((p) => p.ours.rps / p.headers!.rps)
+      }x |`
+      : "";
     return `| ${k.connections} | ${med((p) => p.ours.rps / p.floor.rps)}x | ${
       med((p) => p.ours.p99Ms / p.floor.p99Ms)
-    }x | ${med((p) => p.floor.cpuUs / p.ours.cpuUs)}x | ${fmt(k.floor)} / ${fmt(k.ours)} |`;
+    }x | ${med((p) => p.floor.cpuUs / p.ours.cpuUs)}x | ${fmt(k.floor)} / ${fmt(k.ours)} |${extra}`;
   }),
 ];
 console.log(lines.join("\n"));
