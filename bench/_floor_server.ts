@@ -16,10 +16,10 @@
  * One read transaction is held for the process's life (the file is not
  * written during a benchmark), so no statement pays for the WAL read lock;
  * counts are read once at start. No validation, no headers beyond
- * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB] [HEADERS]`
+ * `content-type`. Usage: `deno run -A bench/_floor_server.ts PORT DB [CACHE_KIB] [--headers=ours]`
  * (prints `ready PORT` once listening).
  *
- * `HEADERS` `ours` (default `json`: `content-type` alone) makes every answer
+ * `--headers=ours` (default `json`: `content-type` alone) makes every answer
  * carry the headers ours sends with a 200 API answer (`API_HEADERS`, a
  * constant `etag` and `last-modified` of the same shape, `COMMON_HEADERS`):
  * Deno answers a response whose only header is `content-type` on a fast
@@ -33,9 +33,13 @@ import { DatabaseSync } from "node:sqlite";
 import { API_HEADERS } from "../routes/_drf.ts";
 import { COMMON_HEADERS } from "../routes/_common_headers.ts";
 
-const [portText, dbPath, cacheText = "16384", headerSet = "json"] = Deno.args;
-if (headerSet !== "json" && headerSet !== "ours") {
-  throw new Error(`HEADERS is json or ours, not ${headerSet}.`);
+const flags = Deno.args.filter((a) => a.startsWith("--"));
+const [portText, dbPath, cacheText = "16384"] = Deno.args.filter((a) => !a.startsWith("--"));
+const headerSet = flags.find((f) => f.startsWith("--headers="))?.slice("--headers=".length) ??
+  "json";
+const unknown = flags.filter((f) => !f.startsWith("--headers="));
+if (unknown.length > 0 || (headerSet !== "json" && headerSet !== "ours")) {
+  throw new Error(`Flags: --headers=json or --headers=ours only, not ${flags.join(" ")}.`);
 }
 const db = new DatabaseSync(dbPath, { readOnly: true });
 // The same SQLite page cache as our server's read-only connection (data/catalog.ts), unless given.

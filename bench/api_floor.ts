@@ -4,11 +4,13 @@
  * the same machine (issue 22: the goal is 0.8x of the floor's req/s at 32
  * and 256 connections, p99 within 3x of the floor's, cache off).
  *
- * For each connection count both servers are started (port 0; ours as
- * `deno task start` runs it, response cache off) and warmed with the mix,
- * then measured in turns, `--rounds` times each, the first of each pair
- * alternating (floor, ours; ours, floor; ...). Each round's ratio is taken
- * from its own pair, so drift of the shared machine's speed cancels out.
+ * For each connection count the database is read into the page cache, both
+ * servers are started (port 0; ours as `deno task start` runs it, response
+ * cache off) and warmed with the mix, then measured in turns, `--rounds`
+ * times each, each round starting with the next server (floor, ours; ours,
+ * floor; ...). Each round's ratio is taken from its own pair, so drift of
+ * the shared machine's speed cancels out; each run also reports the MiB the
+ * machine read from disk meanwhile.
  * Each run also reads the server's CPU time (all threads, /proc) per request:
  * "floor / ours CPU a request" is the throughput ratio a quiet machine whose
  * server is the bottleneck would show, and moves less than req/s with other
@@ -28,8 +30,8 @@
  * floor's are adjacent).
  *
  * `--floor-headers` adds a third server to every round: the floor sending
- * the headers ours sends with each 200 API answer (`_floor_server.ts` with
- * `HEADERS` `ours`), and the columns "floor+headers req/s" and "ours /
+ * the headers ours sends with each 200 API answer (`_floor_server.ts
+ * --headers=ours`), and the columns "floor+headers req/s" and "ours /
  * floor+headers". Deno sends a response whose only header is
  * `content-type` (the floor's) on a fast path that a response with the
  * API's eight headers cannot take; this reference shows how much of the gap
@@ -107,7 +109,7 @@ const wrk = {
 
 function startFloor(headers: "json" | "ours" = "json"): Promise<BenchProcess> {
   return startProcess(
-    [`${here}_floor_server.ts`, "0", values.db, "16384", headers],
+    [`${here}_floor_server.ts`, "0", values.db, `--headers=${headers}`],
     /ready (\d+)/,
     (m) => `http://127.0.0.1:${m[1]}`,
   );
