@@ -319,6 +319,7 @@ export class RenderPool implements Renderer {
       }
       if (type === "may-warm") {
         slot.wantsWarmStep = true;
+        this.#opts.trace?.(`render warm-up draw asked by worker ${this.#slots.indexOf(slot)}`);
         this.#pump();
         return;
       }
